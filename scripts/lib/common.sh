@@ -1,0 +1,17 @@
+# Shared helpers for the host-side scripts.  Sourced, never run.
+# shellcheck shell=bash
+
+# Project root: scripts/lib/ is two levels below it.
+MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MS_CACHE=${MSEAL_STATS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mseal-stats}
+
+ms_die() { echo "${0##*/}: $*" >&2; exit 2; }
+ms_log() { echo "${0##*/}: $*" >&2; }
+
+# Take a lock on a cache entry so two runs never unpack into one folder.
+ms_lock() {
+	mkdir -p "$MS_CACHE/locks"
+	exec {MS_LOCK_FD}>"$MS_CACHE/locks/$1.lock"
+	flock "$MS_LOCK_FD"
+}
+ms_unlock() { flock -u "$MS_LOCK_FD"; }

@@ -1,17 +1,31 @@
-# mseal-stats top-level Makefile.
+# mseal-stats top-level Makefile.  Works by hand and from DKMS.
 #
-#   make                 build the module for the running kernel (KDIR=... for another)
-#   make guest           build the static in-guest test programs into build/guest/
-#   make check           run every test (unit tests, then the VM suite): tests/run
+#   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)
+#   make install [KDIR=...]  install it into the kernel's module tree (extra/)
+#   make guest               static in-guest test programs -> build/guest/
+#   make unit                userspace unit tests -> build/unit/
+#   make check               every test: tests/run (unit tests, then VM suites)
 #   make clean
-CC ?= gcc
+#
+# When the kernel's Makefile reads this file through Kbuild, only Kbuild
+# counts: everything below is for humans and CI.
+KDIR ?= /lib/modules/$(shell uname -r)/build
+CC ?= cc
+
+.PHONY: all modules install clean guest unit check
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+# --- test programs ---------------------------------------------------------
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest
 GUEST_SRCS := $(wildcard tests/guest/*.c)
-GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(filter-out tests/guest/lib%,$(GUEST_SRCS)))
+GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
 GUEST_HDRS := $(wildcard tests/guest/*.h)
-
-.PHONY: all guest check clean
-all: guest
 
 guest: $(GUEST_BINS)
 
@@ -19,8 +33,19 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
+UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
+
+unit: $(UNIT_BINS)
+
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c)
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
+
 check:
 	tests/run
 
 clean:
 	rm -rf build
+	[ ! -d "$(KDIR)" ] || $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib.c - measure what the probes themselves cost.
+ *
+ * A kretprobe with the check handlers is put on an empty function of this
+ * module and the function is called MS_CALIB_CALLS times:
+ *   calibration_ns        the mean duration the handlers record for it:
+ *                         the probe's own share of every timed call, which
+ *                         the report subtracts to give "net" times;
+ *   calibration_outer_ns  the mean extra time per call, probed against
+ *                         unprobed: the whole cost of one probe pair.
+ * Run at load and on `echo calibrate > /sys/kernel/debug/mseal_stats`.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/timekeeping.h>
+#include "mseal_stats.h"
+#include "plan.h"
+#include "stats.h"
+
+#define MS_CALIB_CALLS	2000
+
+static DEFINE_MUTEX(ms_calib_lock);
+static struct ms_target ms_calib_target = {
+	.name = "calibration",
+	.kind = MS_KIND_CALIB,
+};
+static u64 ms_calib_inner, ms_calib_outer;
+
+/* The probed function: a call, an fentry site, nothing else. */
+static noinline void ms_calib_empty(void)
+{
+	asm volatile("");
+}
+
+static u64 ms_calib_loop(void)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	for (i = 0; i < MS_CALIB_CALLS; i++)
+		ms_calib_empty();
+	return ktime_get_ns() - t0;
+}
+
+int ms_calib_run(int maxactive)
+{
+	struct ms_target *t = &ms_calib_target;
+	struct ms_cell c;
+	u64 bare, probed;
+	int err;
+
+	mutex_lock(&ms_calib_lock);
+	bare = ms_calib_loop();
+	ms_probe_prepare(t, maxactive);
+	t->rp.kp.addr = (kprobe_opcode_t *)ms_calib_empty;
+	err = register_kretprobe(&t->rp);
+	if (err) {
+		pr_warn("calibration: cannot probe own function: error %d\n", err);
+		goto out;
+	}
+	ms_stats_reset_cell(MS_CELL_CALIB);
+	probed = ms_calib_loop();
+	unregister_kretprobe(&t->rp);
+	ms_stats_cell_sum(MS_CELL_CALIB, &c);
+	ms_calib_inner = ms_cell_mean(&c);
+	ms_calib_outer = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
+	pr_info("calibration: %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",
+		ms_calib_inner, ms_calib_outer, c.count, MS_CALIB_CALLS);
+out:
+	mutex_unlock(&ms_calib_lock);
+	return err;
+}
+
+u64 ms_calib_ns(void)
+{
+	return ms_calib_inner;
+}
+
+u64 ms_calib_outer_ns(void)
+{
+	return ms_calib_outer;
+}

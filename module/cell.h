@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cell.h - one statistics cell (count, refused, errors, total/min/max ns and
+ * a log2 histogram) and the table of cells kept per CPU.
+ *
+ * Histogram bucket k holds durations in [2^k, 2^(k+1) - 1] ns; bucket 0 also
+ * holds 0, the last bucket everything from 2^(MS_HIST_BUCKETS - 1) up.
+ * These are the rows of bcc's funclatency: 0 -> 1, 2 -> 3, 4 -> 7, ...
+ */
+#ifndef MSEAL_STATS_CELL_H
+#define MSEAL_STATS_CELL_H
+
+#include "env.h"
+#include "names.h"
+
+#define MS_HIST_BUCKETS	40
+
+struct ms_cell {
+	u64 count;	/* calls (syscalls) or checks made */
+	u64 bad;	/* syscalls: returned -EPERM; checks: refused */
+	u64 errors;	/* syscalls: other errors; checks: unused */
+	u64 total_ns;
+	u64 min_ns;	/* meaningful only when count > 0 */
+	u64 max_ns;
+	u64 hist[MS_HIST_BUCKETS];
+};
+
+/*
+ * The cells, flat: one per syscall, one per (syscall or "other", check), and
+ * one for the calibration probe.
+ */
+#define MS_CELL_SYS(s)		(s)
+#define MS_CELL_CHK(s, c)	(MS_NSYS + (s) * MS_NCHK + (c))
+#define MS_CELL_CALIB		(MS_NSYS + (MS_NSYS + 1) * MS_NCHK)
+#define MS_NCELLS		(MS_CELL_CALIB + 1)
+
+struct ms_table {
+	struct ms_cell cell[MS_NCELLS];
+};
+
+static inline unsigned int ms_hist_bucket(u64 ns)
+{
+	unsigned int b = ns < 2 ? 0 : fls64(ns) - 1;
+
+	return b < MS_HIST_BUCKETS ? b : MS_HIST_BUCKETS - 1;
+}
+
+/* Lowest and highest value of bucket B (U64_MAX: open-ended). */
+static inline u64 ms_hist_low(unsigned int b)
+{
+	return b == 0 ? 0 : 1ULL << b;
+}
+
+static inline u64 ms_hist_high(unsigned int b)
+{
+	return b >= MS_HIST_BUCKETS - 1 ? U64_MAX : (2ULL << b) - 1;
+}
+
+/* Account one call of NS nanoseconds.  Callers keep C to themselves. */
+static inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
+{
+	if (c->count == 0 || ns < c->min_ns)
+		c->min_ns = ns;
+	if (ns > c->max_ns)
+		c->max_ns = ns;
+	c->count++;
+	c->bad += bad;
+	c->errors += error;
+	c->total_ns += ns;
+	c->hist[ms_hist_bucket(ns)]++;
+}
+
+void ms_cell_merge(struct ms_cell *dst, const struct ms_cell *src);
+void ms_table_merge(struct ms_table *dst, const struct ms_table *src);
+u64 ms_cell_mean(const struct ms_cell *c);
+
+#endif /* MSEAL_STATS_CELL_H */

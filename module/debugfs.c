@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs.c - the report files.
+ *
+ *   /sys/kernel/debug/mseal_stats       (0600) the text report;
+ *        `echo reset` zeroes all counters, `echo calibrate` measures the
+ *        probe cost again; any other write: -EINVAL, nothing changes.
+ *   /sys/kernel/debug/mseal_stats.json  (0400) the same data as JSON.
+ *
+ * The whole report is generated at open, from one snapshot, into a
+ * kvmalloc'd buffer that read() serves and release() frees.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+#include "filter.h"
+#include "mseal_stats.h"
+#include "plan.h"
+#include "report.h"
+#include "stats.h"
+
+struct ms_text {
+	size_t len;
+	char data[];
+};
+
+static struct dentry *ms_text_file, *ms_json_file;
+
+static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
+			   struct ms_filter *f, const struct ms_table *snap)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	ms_filter_get(f);
+	r->kernel = init_utsname()->release;
+	r->mseal_supported = ms_plan_mseal_supported();
+	r->backend = "kretprobe";
+	r->maxactive = ms_maxactive();
+	r->filter_tgid = f->tgid;
+	r->filter_comm = f->comm;
+	r->calibration_ns = ms_calib_ns();
+	r->calibration_outer_ns = ms_calib_outer_ns();
+	r->t = snap;
+	r->probes = probes;
+	r->nprobes = MS_NTARGETS;
+	for (i = 0; i < MS_NTARGETS; i++) {
+		const struct ms_target *t = ms_plan_target(i);
+		struct ms_report_probe *p = &probes[i];
+
+		p->name = t->name;
+		p->kind = ms_kind_name(t->kind);
+		p->state = ms_state_name(t->state);
+		p->symbol = t->symbol;
+		p->err = t->err;
+		p->missed = t->state == MS_STATE_ATTACHED ?
+			    ms_target_missed(t) : 0;
+		if (t->kind == MS_KIND_SYSCALL)
+			r->sys_shown[t->index] = t->state == MS_STATE_ATTACHED;
+		else
+			r->chk_shown[t->index] = t->state == MS_STATE_ATTACHED;
+	}
+}
+
+static struct ms_text *ms_generate(bool json)
+{
+	struct ms_report_probe probes[MS_NTARGETS];
+	struct ms_report r;
+	struct ms_filter f;
+	struct ms_table *snap;
+	struct ms_text *txt = NULL;
+	struct ms_buf b = { NULL, 0, 0 };
+
+	snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return NULL;
+	ms_stats_snapshot(snap);
+	ms_fill_report(&r, probes, &f, snap);
+	/* Once to measure, once to write. */
+	if (json)
+		ms_report_json(&b, &r);
+	else
+		ms_report_text(&b, &r);
+	txt = kvmalloc(sizeof(*txt) + b.len + 1, GFP_KERNEL);
+	if (txt) {
+		b.data = txt->data;
+		b.cap = b.len + 1;
+		b.len = 0;
+		if (json)
+			ms_report_json(&b, &r);
+		else
+			ms_report_text(&b, &r);
+		txt->len = min(b.len, b.cap - 1);
+	}
+	kvfree(snap);
+	return txt;
+}
+
+static int ms_open(struct inode *inode, struct file *file)
+{
+	struct ms_text *txt = ms_generate(inode->i_private != NULL);
+
+	if (!txt)
+		return -ENOMEM;
+	file->private_data = txt;
+	return 0;
+}
+
+static ssize_t ms_read(struct file *file, char __user *ubuf, size_t count,
+		       loff_t *ppos)
+{
+	struct ms_text *txt = file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, txt->data, txt->len);
+}
+
+static ssize_t ms_write(struct file *file, const char __user *ubuf,
+			size_t count, loff_t *ppos)
+{
+	char cmd[16];
+
+	if (count == 0 || count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (sysfs_streq(cmd, "reset"))
+		ms_stats_reset();
+	else if (sysfs_streq(cmd, "calibrate"))
+		ms_calib_run(ms_maxactive());
+	else
+		return -EINVAL;
+	return count;
+}
+
+static int ms_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ms_fops = {
+	.owner = THIS_MODULE,
+	.open = ms_open,
+	.read = ms_read,
+	.write = ms_write,
+	.release = ms_release,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations ms_json_fops = {
+	.owner = THIS_MODULE,
+	.open = ms_open,
+	.read = ms_read,
+	.release = ms_release,
+	.llseek = default_llseek,
+};
+
+int ms_debugfs_init(void)
+{
+	/* i_private: non-NULL selects JSON. */
+	static int json_tag;
+
+	ms_text_file = debugfs_create_file("mseal_stats", 0600, NULL, NULL, &ms_fops);
+	if (IS_ERR_OR_NULL(ms_text_file))
+		return ms_text_file ? PTR_ERR(ms_text_file) : -ENODEV;
+	ms_json_file = debugfs_create_file("mseal_stats.json", 0400, NULL,
+					   &json_tag, &ms_json_fops);
+	if (IS_ERR_OR_NULL(ms_json_file)) {
+		debugfs_remove(ms_text_file);
+		return ms_json_file ? PTR_ERR(ms_json_file) : -ENODEV;
+	}
+	return 0;
+}
+
+void ms_debugfs_exit(void)
+{
+	debugfs_remove(ms_json_file);
+	debugfs_remove(ms_text_file);
+}

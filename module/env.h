@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * env.h - what the statistics, histogram and report code needs from its
+ * environment, so that those files compile both into the module and into
+ * the userspace unit tests (tests/unit/).  Kernel-version differences do not
+ * belong here: they live in mseal_stats_compat.h.
+ */
+#ifndef MSEAL_STATS_ENV_H
+#define MSEAL_STATS_ENV_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+#else /* !__KERNEL__ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef unsigned char u8;
+
+#define U64_MAX		(~0ULL)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+#endif /* !__KERNEL__ */
+
+#endif /* MSEAL_STATS_ENV_H */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mseal_stats_compat.h - every kernel-version and architecture difference
+ * the module meets, each behind a small named inline, in the style of
+ * lttng-modules' wrapper headers.  The rest of the module reads as if there
+ * were one kernel.  Supported: 5.11 and later, x86_64 and arm64.
+ */
+#ifndef MSEAL_STATS_COMPAT_H
+#define MSEAL_STATS_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/compat.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <asm/syscall.h>
+
+/* Syscall wrapper symbols: __x64_sys_munmap, __arm64_sys_munmap. */
+#if defined(CONFIG_X86_64)
+#define MS_SYSCALL_PREFIX	"__x64_sys_"
+#elif defined(CONFIG_ARM64)
+#define MS_SYSCALL_PREFIX	"__arm64_sys_"
+#else
+#error "mseal_stats: only x86_64 and arm64 are supported"
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#error "mseal_stats needs Linux 5.11 or later (get_kretprobe)"
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0) */
+
+/* The kretprobe an instance belongs to. */
+static __always_inline struct kretprobe *ms_kretprobe_of(struct kretprobe_instance *ri)
+{
+	return get_kretprobe(ri);
+}
+
+/*
+ * Hits a kretprobe missed: instance pool exhausted (rp->nmissed) or the
+ * entry kprobe itself skipped, e.g. on recursion (kp.nmissed).
+ */
+static inline unsigned long ms_kretprobe_missed(const struct kretprobe *rp)
+{
+	return (unsigned long)rp->nmissed + rp->kp.nmissed;
+}
+
+/*
+ * The index in the syscall table of the syscall current is in, or -1 when
+ * it is in none; compat (32-bit) syscalls answer -1 too, their numbers are
+ * another table's.
+ */
+static __always_inline long ms_current_syscall_nr(void)
+{
+	if (in_compat_syscall())
+		return -1;
+	return syscall_get_nr(current, task_pt_regs(current));
+}
+
+/*
+ * A bool return value: only the low byte of the return register is
+ * defined by the ABI.
+ */
+static __always_inline bool ms_return_bool(struct pt_regs *regs)
+{
+	return (u8)regs_return_value(regs) != 0;
+}
+
+#endif /* MSEAL_STATS_COMPAT_H */

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - format the statistics as text and as JSON (schema: README).
+ *
+ * "net" times subtract the probe's own cost measured by calibration: the
+ * handlers' share inside a timed call (calibration_ns) from each check, and
+ * for a syscall also the whole cost (calibration_outer_ns) of every check
+ * probe that fired inside it.
+ */
+#include "report.h"
+
+static const struct ms_cell *ms_cell(const struct ms_report *r, unsigned int i)
+{
+	return &r->t->cell[i];
+}
+
+static u64 ms_sub0(u64 a, u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+static u64 ms_check_net(const struct ms_report *r, const struct ms_cell *c)
+{
+	return ms_sub0(c->total_ns, c->count * r->calibration_ns);
+}
+
+/* --- text ---------------------------------------------------------------- */
+
+void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
+{
+	unsigned int i, last = 0, width, stars;
+	u64 max = 0;
+
+	for (i = 0; i < MS_HIST_BUCKETS; i++) {
+		if (c->hist[i])
+			last = i;
+		if (c->hist[i] > max)
+			max = c->hist[i];
+	}
+	if (max == 0)
+		return;
+	width = last < 32 ? 10 : 20;
+	stars = last < 32 ? 40 : 20;
+	ms_buf_printf(b, "%*s%-*s : count     distribution\n",
+		      width - 5, "", width + 9, "nsecs");
+	for (i = 0; i <= last; i++) {
+		unsigned int n = (unsigned int)(c->hist[i] * stars / max);
+
+		if (ms_hist_high(i) == U64_MAX)
+			ms_buf_printf(b, "%*llu -> %-*s : %-8llu |", width,
+				      ms_hist_low(i), width, "inf", c->hist[i]);
+		else
+			ms_buf_printf(b, "%*llu -> %-*llu : %-8llu |", width,
+				      ms_hist_low(i), width, ms_hist_high(i),
+				      c->hist[i]);
+		ms_buf_printf(b, "%.*s%*s|\n", n,
+			      "****************************************", stars - n, "");
+	}
+}
+
+static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
+{
+	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
+	ms_buf_printf(b, "mseal supported: %s\n",
+		      r->mseal_supported ? "yes" : "no (mseal not supported)");
+	ms_buf_printf(b, "backend: %s (maxactive %d)\n", r->backend, r->maxactive);
+	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
+		      r->filter_tgid ? "" : " (all)");
+	ms_buf_json_string(b, r->filter_comm);
+	ms_buf_printf(b, "%s\n", r->filter_comm[0] ? "" : " (all)");
+	ms_buf_printf(b, "calibration: %llu ns of probe cost inside each timed call (subtracted for net), %llu ns per probed call in all\n",
+		      r->calibration_ns, r->calibration_outer_ns);
+}
+
+static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int i;
+
+	ms_buf_printf(b, "\nprobes:\n  %-20s %-8s %-9s %8s  %s\n",
+		      "name", "kind", "state", "missed", "symbol");
+	for (i = 0; i < r->nprobes; i++) {
+		const struct ms_report_probe *p = &r->probes[i];
+
+		ms_buf_printf(b, "  %-20s %-8s %-9s %8llu  %s", p->name, p->kind,
+			      p->state, p->missed, p->symbol);
+		if (p->err)
+			ms_buf_printf(b, " (error %d)", p->err);
+		ms_buf_puts(b, "\n");
+	}
+}
+
+static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int s, k;
+
+	ms_buf_printf(b, "\nsyscalls:\n  %-16s %9s %7s %7s %9s %9s %11s %9s %11s %11s %7s\n",
+		      "syscall", "count", "eperm", "errors", "mean_ns", "min_ns",
+		      "max_ns", "checks", "check_ns", "check_net", "share");
+	for (s = 0; s < MS_NSYS; s++) {
+		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
+		u64 checks = 0, check_ns = 0, check_net = 0, sys_net, permille;
+
+		if (!r->sys_shown[s])
+			continue;
+		for (k = 0; k < MS_NCHK; k++) {
+			const struct ms_cell *kc = ms_cell(r, MS_CELL_CHK(s, k));
+
+			checks += kc->count;
+			check_ns += kc->total_ns;
+			check_net += ms_check_net(r, kc);
+		}
+		sys_net = ms_sub0(c->total_ns, c->count * r->calibration_ns +
+				  checks * r->calibration_outer_ns);
+		permille = sys_net ? check_net * 1000 / sys_net : 0;
+		ms_buf_printf(b, "  %-16s %9llu %7llu %7llu %9llu %9llu %11llu %9llu %11llu %11llu %5llu.%llu%%\n",
+			      ms_sys_names[s], c->count, c->bad, c->errors,
+			      ms_cell_mean(c), c->count ? c->min_ns : 0, c->max_ns,
+			      checks, check_ns, check_net, permille / 10, permille % 10);
+	}
+}
+
+static void ms_text_check_row(struct ms_buf *b, const struct ms_report *r,
+			      const char *sys, unsigned int k, const struct ms_cell *c)
+{
+	ms_buf_printf(b, "  %-16s %-20s %9llu %7llu %9llu %9llu %11llu %11llu %11llu\n",
+		      sys, ms_chk_names[k], c->count, c->bad, ms_cell_mean(c),
+		      c->min_ns, c->max_ns, c->total_ns, ms_check_net(r, c));
+}
+
+static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int s, k, rows = 0;
+
+	ms_buf_printf(b, "\nchecks by syscall:\n  %-16s %-20s %9s %7s %9s %9s %11s %11s %11s\n",
+		      "syscall", "check", "count", "refused", "mean_ns", "min_ns",
+		      "max_ns", "total_ns", "net_ns");
+	for (s = 0; s <= MS_OTHER; s++) {
+		for (k = 0; k < MS_NCHK; k++) {
+			const struct ms_cell *c = ms_cell(r, MS_CELL_CHK(s, k));
+
+			if (!c->count)
+				continue;
+			ms_text_check_row(b, r, s == MS_OTHER ? "other" : ms_sys_names[s], k, c);
+			rows++;
+		}
+	}
+	if (!rows)
+		ms_buf_puts(b, "  (no checks made)\n");
+}
+
+static void ms_text_hists(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int s, k;
+
+	for (s = 0; s <= MS_OTHER; s++) {
+		const char *sys = s == MS_OTHER ? "other" : ms_sys_names[s];
+
+		if (s < MS_NSYS && ms_cell(r, MS_CELL_SYS(s))->count) {
+			ms_buf_printf(b, "\n%s: syscall time\n", sys);
+			ms_report_hist(b, ms_cell(r, MS_CELL_SYS(s)));
+		}
+		for (k = 0; k < MS_NCHK; k++) {
+			const struct ms_cell *c = ms_cell(r, MS_CELL_CHK(s, k));
+
+			if (!c->count)
+				continue;
+			ms_buf_printf(b, "\n%s: %s time (raw)\n", sys, ms_chk_names[k]);
+			ms_report_hist(b, c);
+		}
+	}
+}
+
+void ms_report_text(struct ms_buf *b, const struct ms_report *r)
+{
+	ms_text_header(b, r);
+	ms_text_probes(b, r);
+	ms_text_syscalls(b, r);
+	ms_text_checks(b, r);
+	ms_text_hists(b, r);
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+static void ms_json_ns(struct ms_buf *b, const struct ms_cell *c)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MS_HIST_BUCKETS; i++)
+		if (c->hist[i])
+			n = i + 1;
+	ms_buf_printf(b, "\"ns\": {\"total\": %llu, \"min\": %llu, \"max\": %llu, \"hist\": [",
+		      c->total_ns, c->count ? c->min_ns : 0, c->max_ns);
+	for (i = 0; i < n; i++)
+		ms_buf_printf(b, "%s%llu", i ? ", " : "", c->hist[i]);
+	ms_buf_puts(b, "]}");
+}
+
+/* {"CHECK": {count, refused, ns}, ...} for syscall row S (or MS_OTHER). */
+static void ms_json_checks(struct ms_buf *b, const struct ms_report *r,
+			   unsigned int s, const char *indent, const char *close)
+{
+	unsigned int k, n = 0;
+
+	ms_buf_puts(b, "{");
+	for (k = 0; k < MS_NCHK; k++) {
+		const struct ms_cell *c = ms_cell(r, MS_CELL_CHK(s, k));
+
+		if (!r->chk_shown[k] && !c->count)
+			continue;
+		ms_buf_printf(b, "%s\n%s\"%s\": {\"count\": %llu, \"refused\": %llu, ",
+			      n++ ? "," : "", indent, ms_chk_names[k], c->count, c->bad);
+		ms_json_ns(b, c);
+		ms_buf_puts(b, "}");
+	}
+	ms_buf_printf(b, "%s%s}", n ? "\n" : "", n ? close : "");
+}
+
+void ms_report_json(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int i, s, n = 0;
+
+	ms_buf_puts(b, "{\n  \"kernel\": ");
+	ms_buf_json_string(b, r->kernel);
+	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
+		      r->mseal_supported ? "true" : "false");
+	ms_buf_json_string(b, r->backend);
+	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
+	ms_buf_json_string(b, r->filter_comm);
+	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"probes\": [", r->calibration_ns);
+	for (i = 0; i < r->nprobes; i++) {
+		const struct ms_report_probe *p = &r->probes[i];
+
+		ms_buf_printf(b, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"state\": \"%s\", \"missed\": %llu}",
+			      i ? "," : "", p->name, p->kind, p->state, p->missed);
+	}
+	ms_buf_puts(b, "\n  ],\n  \"syscalls\": {");
+	for (s = 0; s < MS_NSYS; s++) {
+		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
+
+		if (!r->sys_shown[s] && !c->count)
+			continue;
+		ms_buf_printf(b, "%s\n    \"%s\": {\"count\": %llu, \"eperm\": %llu, \"errors\": %llu, ",
+			      n++ ? "," : "", ms_sys_names[s], c->count, c->bad, c->errors);
+		ms_json_ns(b, c);
+		ms_buf_puts(b, ", \"checks\": ");
+		ms_json_checks(b, r, s, "      ", "    ");
+		ms_buf_puts(b, "}");
+	}
+	ms_buf_printf(b, "%s},\n  \"other\": ", n ? "\n  " : "");
+	ms_json_checks(b, r, MS_OTHER, "    ", "  ");
+	ms_buf_puts(b, "\n}\n");
+}

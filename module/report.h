@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the report, as text (bcc funclatency style histograms) and as
+ * JSON, formatted from a snapshot of the statistics.  Pure C: the module
+ * fills struct ms_report, the unit tests fill it by hand.
+ */
+#ifndef MSEAL_STATS_REPORT_H
+#define MSEAL_STATS_REPORT_H
+
+#include "buf.h"
+#include "cell.h"
+
+struct ms_report_probe {
+	const char *name;	/* base name: "munmap", "can_modify_vma" */
+	const char *kind;	/* "syscall", "check" */
+	const char *state;	/* "attached", "absent", "failed" */
+	const char *symbol;	/* the symbol probed or tried last */
+	int err;		/* failed: the negative errno */
+	u64 missed;
+};
+
+struct ms_report {
+	const char *kernel;
+	bool mseal_supported;
+	const char *backend;
+	int maxactive;
+	int filter_tgid;
+	const char *filter_comm;
+	u64 calibration_ns;		/* handler cost inside a probed call */
+	u64 calibration_outer_ns;	/* whole cost of a probe pair per call */
+	const struct ms_report_probe *probes;
+	unsigned int nprobes;
+	bool sys_shown[MS_NSYS];	/* syscalls to list (their probe exists) */
+	bool chk_shown[MS_NCHK];	/* checks to list (attached) */
+	const struct ms_table *t;
+};
+
+void ms_report_text(struct ms_buf *b, const struct ms_report *r);
+void ms_report_json(struct ms_buf *b, const struct ms_report *r);
+void ms_report_hist(struct ms_buf *b, const struct ms_cell *c);
+
+#endif /* MSEAL_STATS_REPORT_H */

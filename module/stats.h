@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - the per-CPU statistics: one struct ms_table per CPU, written
+ * lock-free by the probe handlers, summed into a snapshot for the report.
+ */
+#ifndef MSEAL_STATS_STATS_H
+#define MSEAL_STATS_STATS_H
+
+#include "cell.h"
+
+int ms_stats_init(void);
+void ms_stats_exit(void);
+/* Account one timed call to cell CELL of this CPU's table. */
+void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error);
+/* Sum every CPU's table into *SNAP (zeroed first). */
+void ms_stats_snapshot(struct ms_table *snap);
+/* Sum one cell over every CPU into *OUT. */
+void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out);
+/* Zero cell CELL on every CPU; ms_stats_reset() zeroes them all. */
+void ms_stats_reset_cell(unsigned int cell);
+void ms_stats_reset(void);
+
+#endif /* MSEAL_STATS_STATS_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cell.c - log2 buckets, one cell's accounting, and summing the
+ * per-CPU tables (module/cell.c).
+ */
+#include "cell.c"
+#include "names.c"
+#include "utap.h"
+
+static void test_buckets(void)
+{
+	utap_eq_u64(ms_hist_bucket(0), 0, "0 ns in bucket 0");
+	utap_eq_u64(ms_hist_bucket(1), 0, "1 ns in bucket 0");
+	utap_eq_u64(ms_hist_bucket(2), 1, "2 ns in bucket 1");
+	utap_eq_u64(ms_hist_bucket(3), 1, "3 ns in bucket 1");
+	utap_eq_u64(ms_hist_bucket(4), 2, "4 ns in bucket 2");
+	utap_eq_u64(ms_hist_bucket(1023), 9, "1023 ns in bucket 9");
+	utap_eq_u64(ms_hist_bucket(1024), 10, "1024 ns in bucket 10");
+	utap_eq_u64(ms_hist_bucket((1ULL << 39) - 1), 38, "2^39-1 in bucket 38");
+	utap_eq_u64(ms_hist_bucket(1ULL << 39), 39, "2^39 in the last bucket");
+	utap_eq_u64(ms_hist_bucket(U64_MAX), MS_HIST_BUCKETS - 1, "U64_MAX clamped to the last bucket");
+	utap_eq_u64(ms_hist_low(0), 0, "bucket 0 starts at 0");
+	utap_eq_u64(ms_hist_high(0), 1, "bucket 0 ends at 1");
+	utap_eq_u64(ms_hist_low(10), 1024, "bucket 10 starts at 1024");
+	utap_eq_u64(ms_hist_high(10), 2047, "bucket 10 ends at 2047");
+	utap_eq_u64(ms_hist_high(MS_HIST_BUCKETS - 1), U64_MAX, "last bucket open-ended");
+}
+
+static void test_cell_add(void)
+{
+	struct ms_cell c;
+
+	memset(&c, 0, sizeof(c));
+	ms_cell_add(&c, 100, false, false);
+	ms_cell_add(&c, 7, true, false);
+	ms_cell_add(&c, 5000, false, true);
+	utap_eq_u64(c.count, 3, "add: count");
+	utap_eq_u64(c.bad, 1, "add: bad");
+	utap_eq_u64(c.errors, 1, "add: errors");
+	utap_eq_u64(c.total_ns, 5107, "add: total");
+	utap_eq_u64(c.min_ns, 7, "add: min");
+	utap_eq_u64(c.max_ns, 5000, "add: max");
+	utap_eq_u64(c.hist[6] + c.hist[2] + c.hist[12], 3, "add: buckets 6, 2, 12");
+	utap_eq_u64(ms_cell_mean(&c), 1702, "add: mean rounds down");
+}
+
+static void test_merge(void)
+{
+	static struct ms_table cpu[3], sum;
+	unsigned int cell = MS_CELL_CHK(MS_SYS_madvise, MS_CHK_can_modify_vma_madv);
+
+	/* CPU 0: nothing; CPU 1: 50 and 70; CPU 2: 30 and 900. */
+	ms_cell_add(&cpu[1].cell[cell], 50, false, false);
+	ms_cell_add(&cpu[1].cell[cell], 70, true, false);
+	ms_cell_add(&cpu[2].cell[cell], 30, false, false);
+	ms_cell_add(&cpu[2].cell[cell], 900, true, false);
+	ms_cell_add(&cpu[2].cell[MS_CELL_SYS(MS_SYS_munmap)], 0, false, false);
+	ms_table_merge(&sum, &cpu[0]);
+	ms_table_merge(&sum, &cpu[1]);
+	ms_table_merge(&sum, &cpu[2]);
+	utap_eq_u64(sum.cell[cell].count, 4, "merge: count summed");
+	utap_eq_u64(sum.cell[cell].bad, 2, "merge: refused summed");
+	utap_eq_u64(sum.cell[cell].total_ns, 1050, "merge: total summed");
+	utap_eq_u64(sum.cell[cell].min_ns, 30, "merge: min over CPUs");
+	utap_eq_u64(sum.cell[cell].max_ns, 900, "merge: max over CPUs");
+	utap_eq_u64(sum.cell[cell].hist[4], 1, "merge: 30 in bucket 4 [16, 31]");
+	utap_eq_u64(sum.cell[cell].hist[5], 1, "merge: 50 in bucket 5 [32, 63]");
+	utap_eq_u64(sum.cell[cell].hist[6], 1, "merge: 70 in bucket 6");
+	utap_eq_u64(sum.cell[cell].hist[9], 1, "merge: 900 in bucket 9");
+	utap_eq_u64(sum.cell[MS_CELL_SYS(MS_SYS_munmap)].min_ns, 0, "merge: a 0 ns min survives");
+	utap_eq_u64(sum.cell[MS_CELL_SYS(MS_SYS_munmap)].count, 1, "merge: other cells apart");
+	utap_eq_u64(sum.cell[MS_CELL_CALIB].count, 0, "merge: empty cell stays empty");
+}
+
+static void test_names(void)
+{
+	utap_eq_u64(ms_sys_from_nr(11), MS_SYS_munmap, "x86_64 11 is munmap");
+	utap_eq_u64(ms_sys_from_nr(462), MS_SYS_mseal, "462 is mseal");
+	utap_eq_u64(ms_sys_from_nr(-1), MS_OTHER, "-1 (no syscall) is other");
+	utap_eq_u64(ms_sys_from_nr(0), MS_OTHER, "read is other");
+	utap_eq_str(ms_sys_names[MS_SYS_process_madvise], "process_madvise", "syscall names");
+	utap_eq_str(ms_chk_names[MS_CHK_can_modify_vma_madv], "can_modify_vma_madv", "check names");
+}
+
+int main(void)
+{
+	utap_plan(15 + 8 + 12 + 6);
+	test_buckets();
+	test_cell_add();
+	test_merge();
+	test_names();
+	return utap_done();
+}

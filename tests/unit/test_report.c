@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_report.c - the text and JSON reports (module/report.c, buf.c) from a
+ * hand-made snapshot: exact rows, exact histogram lines, JSON that parses
+ * back to the same numbers, escaping, and the count-then-write buffer.
+ */
+#include "buf.c"
+#include "cell.c"
+#include "names.c"
+#include "report.c"
+#include "../guest/msjson.h"
+#include "utap.h"
+
+static struct ms_table t;
+static char out[65536], s[256];
+
+static const struct ms_report_probe probes[] = {
+	{ "can_modify_vma_madv", "check", "attached", "can_modify_vma_madv", 0, 0 },
+	{ "munmap", "syscall", "attached", "__x64_sys_munmap", 0, 3 },
+	{ "mseal", "syscall", "failed", "__x64_sys_mseal", -22, 0 },
+};
+
+static void make_report(struct ms_report *r)
+{
+	unsigned int vm = MS_CHK_can_modify_vma_madv;
+
+	memset(r, 0, sizeof(*r));
+	r->kernel = "6.12.0-test";
+	r->mseal_supported = true;
+	r->backend = "kretprobe";
+	r->maxactive = 64;
+	r->filter_tgid = 0;
+	r->filter_comm = "a\"b\\c\x01\xe9";
+	r->calibration_ns = 100;
+	r->calibration_outer_ns = 300;
+	r->probes = probes;
+	r->nprobes = 3;
+	r->sys_shown[MS_SYS_munmap] = true;
+	r->sys_shown[MS_SYS_madvise] = true;
+	r->chk_shown[vm] = true;
+	r->t = &t;
+	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_munmap)], 1000, false, false);
+	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_munmap)], 3000, true, false);
+	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_madvise)], 5000, false, false);
+	ms_cell_add(&t.cell[MS_CELL_CHK(MS_SYS_madvise, vm)], 200, false, false);
+	ms_cell_add(&t.cell[MS_CELL_CHK(MS_SYS_madvise, vm)], 400, true, false);
+	ms_cell_add(&t.cell[MS_CELL_CHK(MS_OTHER, vm)], 150, false, false);
+}
+
+/* Format twice, as the module does: count, then write. */
+static size_t render(const struct ms_report *r, bool json)
+{
+	struct ms_buf b = { NULL, 0, 0 };
+	size_t need;
+
+	json ? ms_report_json(&b, r) : ms_report_text(&b, r);
+	need = b.len;
+	b.data = out;
+	b.cap = need + 1;
+	b.len = 0;
+	json ? ms_report_json(&b, r) : ms_report_text(&b, r);
+	utap_eq_u64(b.len, need, json ? "json: counting pass = writing pass" : "text: counting pass = writing pass");
+	return need;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+#define LINE(text, line) do {						\
+	utap_ok(has_line(text, line), "text line: %s", line);		\
+	if (!has_line(text, line))					\
+		printf("# report was:\n%s", text);			\
+} while (0)
+
+static void test_text(const struct ms_report *r)
+{
+	render(r, false);
+	LINE(out, "mseal_stats: kernel 6.12.0-test");
+	LINE(out, "mseal supported: yes");
+	LINE(out, "backend: kretprobe (maxactive 64)");
+	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
+	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
+	LINE(out, "  munmap               syscall  attached         3  __x64_sys_munmap");
+	LINE(out, "  mseal                syscall  failed           0  __x64_sys_mseal (error -22)");
+	/* madvise: net check 600 - 2 * 100 = 400; net syscall 5000 - 100 - 2 * 300 = 4300; 400/4300 = 9.3% */
+	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.3%");
+	LINE(out, "  munmap                   2       1       0      2000      1000        3000         0           0           0     0.0%");
+	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         400");
+	LINE(out, "  other            can_modify_vma_madv          1       0       150       150         150         150          50");
+	LINE(out, "munmap: syscall time");
+	LINE(out, "     nsecs               : count     distribution");
+	LINE(out, "         0 -> 1          : 0        |                                        |");
+	LINE(out, "       512 -> 1023       : 1        |****************************************|");
+	LINE(out, "      2048 -> 4095       : 1        |****************************************|");
+	LINE(out, "madvise: can_modify_vma_madv time (raw)");
+	utap_ok(!strstr(out, "mseal: syscall time"), "text: no histogram without data");
+	utap_ok(strstr(out, "\n  mseal ") && !strstr(strstr(out, "\n  mseal ") + 1, "\n  mseal "),
+		"text: a syscall whose probe failed: a probe row, no syscall row");
+}
+
+static void test_json(const struct ms_report *r)
+{
+	render(r, true);
+	utap_ok(msj_valid(out), "json: parses");
+	if (!msj_valid(out))
+		printf("# json was:\n%s", out);
+	utap_eq_str(msj_str(out, "kernel", s, sizeof(s)), "6.12.0-test", "json: kernel");
+	utap_eq_u64(msj_bool(out, "mseal_supported"), 1, "json: mseal_supported");
+	utap_eq_str(msj_str(out, "backend", s, sizeof(s)), "kretprobe", "json: backend");
+	utap_eq_u64(msj_int(out, "filter.tgid", -1), 0, "json: filter.tgid");
+	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
+	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
+	utap_eq_str(msj_str(out, "probes.2.state", s, sizeof(s)), "failed", "json: probes.2.state");
+	utap_eq_str(msj_str(out, "probes.1.kind", s, sizeof(s)), "syscall", "json: probes.1.kind");
+	utap_eq_u64(msj_int(out, "probes.1.missed", -1), 3, "json: probes.1.missed");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.count", -1), 2, "json: munmap count");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.eperm", -1), 1, "json: munmap eperm");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.errors", -1), 0, "json: munmap errors");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.ns.total", -1), 4000, "json: munmap ns.total");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.ns.min", -1), 1000, "json: munmap ns.min");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.ns.max", -1), 3000, "json: munmap ns.max");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.ns.hist.9", -1), 1, "json: munmap hist[9] (512..1023)");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.ns.hist.11", -1), 1, "json: munmap hist[11] (2048..4095)");
+	utap_ok(msj_find(out, "syscalls.munmap.ns.hist.12") == NULL, "json: hist ends at the last non-zero bucket");
+	utap_eq_u64(msj_int(out, "syscalls.munmap.checks.can_modify_vma_madv.count", -1), 0, "json: an attached check with no hits is listed");
+	utap_eq_u64(msj_int(out, "syscalls.madvise.checks.can_modify_vma_madv.count", -1), 2, "json: madvise check count");
+	utap_eq_u64(msj_int(out, "syscalls.madvise.checks.can_modify_vma_madv.refused", -1), 1, "json: madvise check refused");
+	utap_eq_u64(msj_int(out, "syscalls.madvise.checks.can_modify_vma_madv.ns.total", -1), 600, "json: madvise check ns.total (raw)");
+	utap_eq_u64(msj_int(out, "other.can_modify_vma_madv.count", -1), 1, "json: other check count");
+	utap_ok(msj_find(out, "syscalls.mseal") == NULL, "json: no entry for a syscall whose probe failed");
+	utap_ok(msj_find(out, "syscalls.madvise.checks.can_modify_mm") == NULL, "json: no entry for an absent check");
+}
+
+static void test_buf(void)
+{
+	char small[8];
+	struct ms_buf b = { small, sizeof(small), 0 };
+
+	memset(small, 'x', sizeof(small));
+	ms_buf_printf(&b, "%s", "0123456789");
+	ms_buf_printf(&b, "%d", 42);
+	utap_eq_u64(b.len, 12, "buf: len counts what did not fit");
+	utap_eq_str(small, "0123456", "buf: cut output, NUL-terminated in cap");
+	b.data = NULL;
+	b.len = 0;
+	ms_buf_json_string(&b, "\n");
+	utap_eq_u64(b.len, 8, "buf: \"\\u000a\" is 8 bytes");
+}
+
+int main(void)
+{
+	struct ms_report r;
+
+	utap_plan(20 + 27 + 3);
+	make_report(&r);
+	test_text(&r);
+	test_json(&r);
+	test_buf();
+	return utap_done();
+}

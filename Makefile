@@ -2,7 +2,7 @@
 #
 #   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)
 #   make install [KDIR=...]  install it into the kernel's module tree (extra/)
-#   make guest               static in-guest test programs -> build/guest/
+#   make guest               static in-guest test programs and mseal-bench -> build/guest/
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
 #   make clean
@@ -27,7 +27,14 @@ GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
 GUEST_HDRS := $(wildcard tests/guest/*.h)
 
-guest: $(GUEST_BINS)
+BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c)
+
+guest: $(GUEST_BINS) build/guest/mseal-bench
+
+# mseal-bench, static, so the same binary runs on the host and in guests.
+build/guest/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread
 
 build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)

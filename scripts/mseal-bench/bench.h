@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mseal-bench: the workloads that show what the seal checks cost.
+ *
+ * One workload a file (wl_*.c), one harness (main.c), in the shape of
+ * will-it-scale: every task loops over its workload's op() and bumps its own
+ * counter; the harness samples the counters once a second.
+ */
+#ifndef MSEAL_BENCH_H
+#define MSEAL_BENCH_H
+
+#include <stddef.h>
+
+struct bench_opts {
+	const char *vmas;	/* munmap-vmas: comma-separated VMA counts */
+	int seconds;
+	int warmup;
+	int tasks;
+	int threads;		/* 0: processes */
+	int json;
+};
+
+struct workload {
+	const char *name;
+	const char *help;
+	/* Per task: make the memory op() works on.  Returns NULL on error. */
+	void *(*setup)(void);
+	/* One operation; returns 0, or -1 with errno set. */
+	int (*op)(void *ctx);
+	void (*teardown)(void *ctx);
+	/* A workload with a run() of its own replaces the harness loop. */
+	int (*run)(const struct bench_opts *o);
+};
+
+extern const struct workload wl_mmap1, wl_mprotect, wl_pagemove, wl_madvise,
+	wl_munmap_vmas;
+
+size_t bench_page_size(void);
+/* Map n pages of private anonymous memory in n VMAs (alternating prot). */
+void *bench_map_vmas(size_t n);
+double bench_now(void);		/* CLOCK_MONOTONIC, seconds */
+
+/* Summary statistics of n samples (sorted in place). */
+struct bench_summary {
+	double median, min, max, q1, q3;
+};
+void bench_summarize(double *v, size_t n, struct bench_summary *s);
+
+#endif

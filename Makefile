@@ -40,13 +40,19 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
+# mseal-compare's statistics, on the host.
+build/mseal-compare-summary: scripts/compare/summarize.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/summarize.c scripts/compare/cmpstats.c -lm
+
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
+UNIT_LINK_test_cmpstats := -lm
 
 unit: $(UNIT_BINS)
 
-build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c)
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch])
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
 

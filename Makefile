@@ -27,14 +27,15 @@ GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
 GUEST_HDRS := $(wildcard tests/guest/*.h)
 
-BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c)
+# The bench shares its quantiles with mseal-compare's statistics.
+BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c) scripts/compare/cmpstats.c
 
 guest: $(GUEST_BINS) build/guest/mseal-bench
 
 # mseal-bench, static, so the same binary runs on the host and in guests.
-build/guest/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h
+build/guest/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts/compare/cmpstats.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread -lm
 
 build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)

@@ -12,11 +12,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void cmp_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 double cmp_median(double *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
+	cmp_sort(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -88,8 +93,7 @@ static double resampled_median(const double *v, size_t n, double *tmp, uint64_t 
 	return cmp_median(tmp, n);
 }
 
-/* The q-quantile of sorted v, interpolated as numpy's default. */
-static double quantile(const double *v, size_t n, double q)
+double cmp_quantile(const double *v, size_t n, double q)
 {
 	double pos = q * (double)(n - 1);
 	size_t lo = (size_t)pos;
@@ -113,7 +117,7 @@ void cmp_bootstrap_delta(const double *a, size_t na, const double *b, size_t nb,
 
 		d[r] = 100.0 * (mb / ma - 1.0);
 	}
-	qsort(d, rounds, sizeof(*d), cmp_double);
-	*lo = quantile(d, rounds, (1 - level) / 2);
-	*hi = quantile(d, rounds, 1 - (1 - level) / 2);
+	cmp_sort(d, rounds);
+	*lo = cmp_quantile(d, rounds, (1 - level) / 2);
+	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
 }

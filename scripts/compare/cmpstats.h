@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+void cmp_sort(double *v, size_t n);
+
+/* The q-quantile (0..1) of sorted v, interpolated as numpy's default. */
+double cmp_quantile(const double *v, size_t n, double q);
+
 /* Median of n values; v is sorted in place.  NaN for n == 0. */
 double cmp_median(double *v, size_t n);
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mseal-bench: helpers shared by the workloads and the harness. */
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "../compare/cmpstats.h"
 
 size_t bench_page_size(void)
 {
@@ -39,34 +39,16 @@ void *bench_map_vmas(size_t n)
 	return p;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Linear interpolation between order statistics, as numpy's default. */
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t lo = (size_t)pos;
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
-}
-
 void bench_summarize(double *v, size_t n, struct bench_summary *s)
 {
 	if (!n) {
 		*s = (struct bench_summary){ 0 };
 		return;
 	}
-	qsort(v, n, sizeof(*v), cmp_double);
+	cmp_sort(v, n);
 	s->min = v[0];
 	s->max = v[n - 1];
-	s->median = quantile(v, n, 0.5);
-	s->q1 = quantile(v, n, 0.25);
-	s->q3 = quantile(v, n, 0.75);
+	s->median = cmp_quantile(v, n, 0.5);
+	s->q1 = cmp_quantile(v, n, 0.25);
+	s->q3 = cmp_quantile(v, n, 0.75);
 }

@@ -3,7 +3,9 @@
  * calib.c - measure what the probes themselves cost.
  *
  * A kretprobe with the check handlers is put on an empty function of this
- * module and the function is called MS_CALIB_CALLS times:
+ * module and the function is called in MS_CALIB_BATCHES batches of
+ * MS_CALIB_CALLS; each figure is the lowest batch mean, so an interrupt in
+ * one batch does not inflate it:
  *   calibration_ns        the mean duration the handlers record for it:
  *                         the probe's own share of every timed call, which
  *                         the report subtracts to give "net" times;
@@ -14,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/timekeeping.h>
@@ -21,7 +24,8 @@
 #include "plan.h"
 #include "stats.h"
 
-#define MS_CALIB_CALLS	2000
+#define MS_CALIB_BATCHES	10
+#define MS_CALIB_CALLS		200
 
 static DEFINE_MUTEX(ms_calib_lock);
 static struct ms_target ms_calib_target = {
@@ -49,12 +53,14 @@ static u64 ms_calib_loop(void)
 int ms_calib_run(int maxactive)
 {
 	struct ms_target *t = &ms_calib_target;
+	u64 bare = U64_MAX, probed = U64_MAX, inner = U64_MAX, timed = 0;
 	struct ms_cell c;
-	u64 bare, probed;
+	unsigned int i;
 	int err;
 
 	mutex_lock(&ms_calib_lock);
-	bare = ms_calib_loop();
+	for (i = 0; i < MS_CALIB_BATCHES; i++)
+		bare = min(bare, ms_calib_loop());
 	ms_probe_prepare(t, maxactive);
 	t->rp.kp.addr = (kprobe_opcode_t *)ms_calib_empty;
 	err = register_kretprobe(&t->rp);
@@ -62,14 +68,19 @@ int ms_calib_run(int maxactive)
 		pr_warn("calibration: cannot probe own function: error %d\n", err);
 		goto out;
 	}
-	ms_stats_reset_cell(MS_CELL_CALIB);
-	probed = ms_calib_loop();
+	for (i = 0; i < MS_CALIB_BATCHES; i++) {
+		ms_stats_reset_cell(MS_CELL_CALIB);
+		probed = min(probed, ms_calib_loop());
+		ms_stats_cell_sum(MS_CELL_CALIB, &c);
+		inner = min(inner, ms_cell_mean(&c));
+		timed += c.count;
+	}
 	unregister_kretprobe(&t->rp);
-	ms_stats_cell_sum(MS_CELL_CALIB, &c);
-	ms_calib_inner = ms_cell_mean(&c);
+	ms_stats_reset_cell(MS_CELL_CALIB);
+	ms_calib_inner = inner;
 	ms_calib_outer = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
 	pr_info("calibration: %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",
-		ms_calib_inner, ms_calib_outer, c.count, MS_CALIB_CALLS);
+		ms_calib_inner, ms_calib_outer, timed, MS_CALIB_BATCHES * MS_CALIB_CALLS);
 out:
 	mutex_unlock(&ms_calib_lock);
 	return err;

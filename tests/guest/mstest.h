@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mstest.h - helpers for the guest tests of mseal_stats.ko: kselftest-style
+ * TAP, the module's files and parameters, and the JSON report.
+ *
+ * Exact counts need a quiet process: between ms_reset() and ms_snapshot()
+ * a test makes no call that could allocate (no stdio, no malloc), so that
+ * every mmap, munmap and brk counted is one the test made on purpose.
+ */
+#ifndef MSTEST_H
+#define MSTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "msjson.h"
+
+#define MS_TEXT		"/sys/kernel/debug/mseal_stats"
+#define MS_JSON		"/sys/kernel/debug/mseal_stats.json"
+#define MS_PARAM(p)	"/sys/module/mseal_stats/parameters/" p
+#define MS_NR_MSEAL	462
+
+static int t_n, t_fail;
+static char ms_json[1 << 20];
+
+static inline void t_plan(int n)
+{
+	printf("1..%d\n", n);
+	fflush(stdout);
+}
+
+static inline __attribute__((format(printf, 2, 3))) void t_ok(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++t_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	t_fail += !ok;
+}
+
+static inline __attribute__((format(printf, 1, 2))) void t_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %d # SKIP ", ++t_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static inline void t_eq(long long got, long long want, const char *name)
+{
+	t_ok(got == want, "%s: %lld (want %lld)", name, got, want);
+}
+
+static inline int t_exit(void)
+{
+	return t_fail ? 1 : 0;
+}
+
+/* Write S to PATH with one write(2); 0 or the errno. */
+static inline int ms_write(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static inline int ms_set_tgid(long tgid)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%ld\n", tgid);
+	return ms_write(MS_PARAM("tgid"), s);
+}
+
+static inline int ms_reset(void)
+{
+	return ms_write(MS_TEXT, "reset\n");
+}
+
+/* Take the module's snapshot (at open) and read the JSON report. */
+static inline const char *ms_snapshot(void)
+{
+	if (msj_read_file(MS_JSON, ms_json, sizeof(ms_json)) < 0)
+		ms_json[0] = '\0';
+	return ms_json;
+}
+
+static inline long long ms_get(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline long long ms_get(const char *fmt, ...)
+{
+	char path[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return msj_int(ms_json, path, -1);
+}
+
+/* State of the probe NAME in the last snapshot ("attached", ...). */
+static inline const char *ms_probe_state(const char *name)
+{
+	static char state[32], path[64], s[64];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "probes.%d.name", i);
+		if (!msj_str(ms_json, path, s, sizeof(s)))
+			break;
+		if (!strcmp(s, name)) {
+			snprintf(path, sizeof(path), "probes.%d.state", i);
+			return msj_str(ms_json, path, state, sizeof(state));
+		}
+	}
+	return "missing";
+}
+
+static inline int ms_attached(const char *name)
+{
+	return !strcmp(ms_probe_state(name), "attached");
+}
+
+/* Sum of "missed" over all probes in the last snapshot. */
+static inline long long ms_missed_total(void)
+{
+	char path[64];
+	long long sum = 0, m;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "probes.%d.missed", i);
+		m = msj_int(ms_json, path, -1);
+		if (m < 0)
+			break;
+		sum += m;
+	}
+	return sum;
+}
+
+static inline int ms_loaded(void)
+{
+	return access(MS_JSON, R_OK) == 0;
+}
+
+#endif /* MSTEST_H */

@@ -70,6 +70,8 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "%s\n", r->filter_comm[0] ? "" : " (all)");
 	ms_buf_printf(b, "calibration: %llu ns of probe cost inside each timed call (subtracted for net), %llu ns per probed call in all\n",
 		      r->calibration_ns, r->calibration_outer_ns);
+	if (!r->calibration_ns)
+		ms_buf_puts(b, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful\n");
 }
 
 static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)

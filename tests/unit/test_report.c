@@ -103,6 +103,7 @@ static void test_text(const struct ms_report *r)
 	LINE(out, "       512 -> 1023       : 1        |****************************************|");
 	LINE(out, "      2048 -> 4095       : 1        |****************************************|");
 	LINE(out, "madvise: can_modify_vma_madv time (raw)");
+	utap_ok(!strstr(out, "warning: the clock"), "text: no clock warning with a calibration");
 	utap_ok(!strstr(out, "mseal: syscall time"), "text: no histogram without data");
 	utap_ok(strstr(out, "\n  mseal ") && !strstr(strstr(out, "\n  mseal ") + 1, "\n  mseal "),
 		"text: a syscall whose probe failed: a probe row, no syscall row");
@@ -141,6 +142,15 @@ static void test_json(const struct ms_report *r)
 	utap_ok(msj_find(out, "syscalls.madvise.checks.can_modify_mm") == NULL, "json: no entry for an absent check");
 }
 
+static void test_coarse_clock(const struct ms_report *r)
+{
+	struct ms_report z = *r;
+
+	z.calibration_ns = 0;
+	render(&z, false);
+	LINE(out, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful");
+}
+
 static void test_buf(void)
 {
 	char small[8];
@@ -161,10 +171,11 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(20 + 27 + 3);
+	utap_plan(21 + 27 + 2 + 3);
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
+	test_coarse_clock(&r);
 	test_buf();
 	return utap_done();
 }

@@ -3,6 +3,7 @@
 #   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)
 #   make install [KDIR=...]  install it into the kernel's module tree (extra/)
 #   make guest               static in-guest test programs and mseal-bench -> build/guest/
+#   make guest-arm64         the same for arm64 guests -> build/guest-arm64/
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
 #   make clean
@@ -12,7 +13,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install clean guest unit check
+.PHONY: all modules install clean guest guest-arm64 unit check
 all: modules
 
 modules:
@@ -45,6 +46,20 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 build/mseal-compare-summary: scripts/compare/summarize.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/summarize.c scripts/compare/cmpstats.c -lm
+
+# The same programs for arm64 guests, with Debian's cross compiler.
+CROSS_ARM64 ?= aarch64-linux-gnu-
+GUEST_ARM64_BINS := $(patsubst build/guest/%,build/guest-arm64/%,$(GUEST_BINS)) build/guest-arm64/mseal-bench
+
+guest-arm64: $(GUEST_ARM64_BINS)
+
+build/guest-arm64/%: tests/guest/%.c $(GUEST_HDRS)
+	@mkdir -p $(@D)
+	$(CROSS_ARM64)gcc $(GUEST_CFLAGS) -o $@ $< -lpthread
+
+build/guest-arm64/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts/compare/cmpstats.h
+	@mkdir -p $(@D)
+	$(CROSS_ARM64)gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread -lm
 
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
 UNIT_SRCS := $(wildcard tests/unit/*.c)

@@ -60,16 +60,16 @@ static int ms_chk_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ms_inst *in = (struct ms_inst *)ri->data;
 	struct ms_target *t = ms_target_of(ri);
-	bool pass = ms_filter_pass();
-	int sys = ms_sys_from_nr(ms_current_syscall_nr());
+	int sys;
 
-	if (t->kind == MS_KIND_CALIB) {
+	/* The calibration probe takes every step, and keeps every call. */
+	if (!ms_filter_pass() && t->kind != MS_KIND_CALIB)
+		return 1;
+	sys = ms_sys_from_nr(ms_current_syscall_nr());
+	if (t->kind == MS_KIND_CALIB)
 		in->cell = MS_CELL_CALIB;
-	} else {
-		if (!pass)
-			return 1;
+	else
 		in->cell = MS_CELL_CHK(sys, t->index);
-	}
 	in->t0 = ktime_get_ns();
 	return 0;
 }

@@ -44,7 +44,7 @@ int main(void)
 	int pidfd, supported, i, s, k;
 	char *a, *m = NULL;
 
-	t_plan(3 * NSYS + 4 + 4 + 3);
+	t_plan(3 * NSYS + 5 + 4 + 3);
 	if (!ms_loaded()) {
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
@@ -106,6 +106,8 @@ int main(void)
 	t_eq(ms_missed_total(), 0, "no probe missed a hit");
 	t_eq(msj_int(ms_json, "filter.tgid", -1), getpid(), "filter.tgid is this process");
 	t_ok(!strcmp(msj_str(ms_json, "backend", text, sizeof(text)), "kretprobe"), "backend kretprobe");
+	t_ok(ms_get("calibration_ns") > 0, "the clock advances inside a probed call: calibration_ns %lld",
+	     ms_get("calibration_ns"));
 	for (k = 0; k < 4; k++) {
 		const char *st = ms_probe_state(checks[k]);
 

@@ -61,6 +61,10 @@ build/guest-arm64/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread -lm
 
+build/mseal-compare-syscalls: scripts/compare/syscalls.c tests/guest/msjson.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/syscalls.c
+
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))

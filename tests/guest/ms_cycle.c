@@ -6,8 +6,11 @@
  *   ms_cycle [CYCLES] [THREADS]      (20 and 4 by default)
  *
  * The threads mmap, mprotect, madvise, mremap and munmap in a loop for the
- * whole run; each cycle loads /mseal_stats.ko, reads both report files,
- * and unloads.  vm-run fails the boot on any oops or WARNING in dmesg.
+ * whole run, and one more reads both report files in a loop (open fails
+ * while the module is out); each cycle loads /mseal_stats.ko, reads the
+ * reports, writes "reset", and unloads (retrying while a reader holds a file
+ * open: rmmod then says EAGAIN).  vm-run fails the boot on any oops or
+ * WARNING in dmesg.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,6 +39,31 @@ static void *hammer(void *arg)
 	return NULL;
 }
 
+static void *reader(void *arg)
+{
+	static char buf[1 << 16];
+
+	(void)arg;
+	while (!atomic_load(&stop)) {
+		msj_read_file(MS_JSON, buf, sizeof(buf));
+		msj_read_file(MS_TEXT, buf, sizeof(buf));
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static int unload(void)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (system("rmmod mseal_stats 2>/dev/null") == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 static int run(const char *cmd)
 {
 	return system(cmd);
@@ -45,7 +73,7 @@ int main(int argc, char **argv)
 {
 	int cycles = argc > 1 ? atoi(argv[1]) : 20;
 	int threads = argc > 2 ? atoi(argv[2]) : 4;
-	pthread_t tid[64];
+	pthread_t tid[65];
 	static char text[1 << 16];
 	int i, ok;
 
@@ -54,6 +82,7 @@ int main(int argc, char **argv)
 	t_plan(cycles + 2);
 	for (i = 0; i < threads; i++)
 		pthread_create(&tid[i], NULL, hammer, NULL);
+	pthread_create(&tid[threads], NULL, reader, NULL);
 	for (i = 0; i < cycles; i++) {
 		long before = atomic_load(&ops);
 
@@ -61,13 +90,14 @@ int main(int argc, char **argv)
 		usleep(50000);
 		ok = ok && msj_read_file(MS_TEXT, text, sizeof(text)) > 0;
 		ok = ok && msj_valid(ms_snapshot());
-		ok = ok && run("rmmod mseal_stats") == 0;
+		ok = ok && ms_write(MS_TEXT, "reset\n") == 0;
+		ok = ok && unload() == 0;
 		ok = ok && !ms_loaded();
-		t_ok(ok, "cycle %d: load, read both reports, unload under %d threads (%ld ops)",
+		t_ok(ok, "cycle %d: load, read, reset, unload under %d threads and a reader (%ld ops)",
 		     i + 1, threads, atomic_load(&ops) - before);
 	}
 	atomic_store(&stop, 1);
-	for (i = 0; i < threads; i++)
+	for (i = 0; i <= threads; i++)
 		pthread_join(tid[i], NULL);
 	t_ok(atomic_load(&ops) > 0, "the threads ran: %ld iterations", atomic_load(&ops));
 	t_ok(run("lsmod | grep -q mseal_stats") != 0, "mseal_stats unloaded at the end");

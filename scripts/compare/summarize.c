@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	fclose(f);
 
 	if (!json)
-		printf("%-12s %5s %12s %12s %8s %20s %9s\n", "workload", "boots",
+		printf("%-16s %5s %12s %12s %8s %20s %9s\n", "workload", "boots",
 		       "A ops/s", "B ops/s", "delta", "95% CI (bootstrap)", "p (M-W)");
 	else
 		printf("{\"a\": \"%s\", \"b\": \"%s\", \"workloads\": {", argv[2], argv[3]);
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		mb = cmp_median(b, nb);
 		delta = 100.0 * (mb / ma - 1.0);
 		if (!json)
-			printf("%-12s %2zu/%-2zu %12.0f %12.0f %+7.2f%% [%+7.2f%%, %+7.2f%%] %9.4f\n",
+			printf("%-16s %2zu/%-2zu %12.0f %12.0f %+7.2f%% [%+7.2f%%, %+7.2f%%] %9.4f\n",
 			       wls[i], na, nb, ma, mb, delta, lo, hi, p);
 		else
 			printf("%s\"%s\": {\"boots_a\": %zu, \"boots_b\": %zu, \"median_a\": %.1f, "

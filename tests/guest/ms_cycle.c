@@ -3,7 +3,8 @@
  * ms_cycle - load, run, unload, under load: rmmod while threads hammer every
  * probed syscall must never oops, warn or leak.
  *
- *   ms_cycle [CYCLES] [THREADS]      (20 and 4 by default)
+ *   ms_cycle [CYCLES] [THREADS] [READER]   (20, 4 and 1 by default)
+ *   ms_cycle hammer SECONDS [THREADS]       only the threads, for SECONDS
  *
  * The threads mmap, mprotect, madvise, mremap and munmap in a loop for the
  * whole run, and one more reads both report files in a loop (open fails
@@ -73,16 +74,29 @@ int main(int argc, char **argv)
 {
 	int cycles = argc > 1 ? atoi(argv[1]) : 20;
 	int threads = argc > 2 ? atoi(argv[2]) : 4;
+	int readers = argc > 3 ? !!atoi(argv[3]) : 1;
 	pthread_t tid[65];
 	static char text[1 << 16];
 	int i, ok;
 
+	if (argc > 2 && !strcmp(argv[1], "hammer")) {
+		threads = argc > 3 ? atoi(argv[3]) : 4;
+		for (i = 0; i < threads && i < 64; i++)
+			pthread_create(&tid[i], NULL, hammer, NULL);
+		sleep(atoi(argv[2]));
+		atomic_store(&stop, 1);
+		for (i = 0; i < threads && i < 64; i++)
+			pthread_join(tid[i], NULL);
+		printf("# hammer: %ld iterations\n", atomic_load(&ops));
+		return 0;
+	}
 	if (threads > 64)
 		threads = 64;
 	t_plan(cycles + 2);
 	for (i = 0; i < threads; i++)
 		pthread_create(&tid[i], NULL, hammer, NULL);
-	pthread_create(&tid[threads], NULL, reader, NULL);
+	if (readers)
+		pthread_create(&tid[threads], NULL, reader, NULL);
 	for (i = 0; i < cycles; i++) {
 		long before = atomic_load(&ops);
 
@@ -97,7 +111,7 @@ int main(int argc, char **argv)
 		     i + 1, threads, atomic_load(&ops) - before);
 	}
 	atomic_store(&stop, 1);
-	for (i = 0; i <= threads; i++)
+	for (i = 0; i < threads + readers; i++)
 		pthread_join(tid[i], NULL);
 	t_ok(atomic_load(&ops) > 0, "the threads ran: %ld iterations", atomic_load(&ops));
 	t_ok(run("lsmod | grep -q mseal_stats") != 0, "mseal_stats unloaded at the end");

@@ -6,6 +6,7 @@
 #   make guest-arm64         the same for arm64 guests -> build/guest-arm64/
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
+#   make demo                the A/B comparison, small (scripts/mseal-compare -n 3 -s 2)
 #   make clean
 #
 # When the kernel's Makefile reads this file through Kbuild, only Kbuild
@@ -13,7 +14,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install clean guest guest-arm64 unit check
+.PHONY: all modules install clean guest guest-arm64 unit check demo
 all: modules
 
 modules:
@@ -61,6 +62,15 @@ build/guest-arm64/mseal-bench: $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -static -o $@ $(BENCH_SRCS) -lpthread -lm
 
+build/mseal-compare-explain: scripts/compare/explain.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h tests/guest/msjson.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/explain.c scripts/compare/cmpstats.c -lm
+
+# mseal-overhead's table of ratios.
+build/mseal-overhead-summary: scripts/compare/overhead.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/overhead.c scripts/compare/cmpstats.c -lm
+
 build/mseal-compare-syscalls: scripts/compare/syscalls.c tests/guest/msjson.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/syscalls.c
@@ -78,6 +88,11 @@ build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.
 
 check:
 	tests/run
+
+# The main job, small: the A/B comparison of the pre-series and the patched
+# kernel (3 boots each, 2 s a workload); prints the table and the plot's path.
+demo:
+	scripts/mseal-compare -n 3 -s 2
 
 clean:
 	rm -rf build

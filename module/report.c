@@ -228,7 +228,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->backend);
 	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
 	ms_buf_json_string(b, r->filter_comm);
-	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"probes\": [", r->calibration_ns);
+	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"probes\": [",
+		      r->calibration_ns, r->calibration_outer_ns);
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];
 

@@ -5,8 +5,9 @@
  *
  *   mseal-compare-explain DIR KERNEL_A KERNEL_B
  *
- * For mmap1 (one operation: mmap + munmap, counted by munmap) and pagemove
- * (one operation: one mremap) it sets, per operation,
+ * For mmap1 (one operation: mmap + munmap, counted by munmap), pagemove
+ * (one operation: one mremap) and munmap-vmas-N (one munmap of N VMAs) it
+ * sets, per operation,
  *   measured  = 1e9 / median ops/s on A  -  1e9 / median ops/s on B
  *               (with the module loaded, from DIR/runs.tsv; and without it,
  *               from DIR/nomodule.tsv, one boot each)
@@ -56,7 +57,7 @@ static double median_ops(const char *file, const char *kernel, const char *wl)
 
 /* Sum the module's reports of WL on KERNEL; the op is counted by OPSYS. */
 static void account(const char *dir, const char *kernel, const char *wl,
-		    const char *opsys, struct side *s)
+		    const char *opsys, const char *const *sys, struct side *s)
 {
 	static char text[4 << 20];
 	char rawdir[4096], suffix[160], path[4352];
@@ -74,7 +75,6 @@ static void account(const char *dir, const char *kernel, const char *wl,
 		double calib;
 		unsigned int c;
 		char key[160];
-		const char *sys[] = { "mmap", "munmap", "mremap" };
 		unsigned int i;
 
 		/* KERNEL-N.WL.module.json, N a boot number */
@@ -90,8 +90,8 @@ static void account(const char *dir, const char *kernel, const char *wl,
 		s->outer_ns += (double)msj_int(text, "calibration_outer_ns", 0);
 		snprintf(key, sizeof(key), "syscalls.%s.count", opsys);
 		s->ops += (double)msj_int(text, key, 0);
-		/* The checks of the syscalls these two workloads make. */
-		for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
+		/* The checks made in the syscalls that make up the operation. */
+		for (i = 0; sys[i]; i++) {
 			for (c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {
 				double n, t;
 
@@ -107,14 +107,45 @@ static void account(const char *dir, const char *kernel, const char *wl,
 	closedir(d);
 }
 
+/* One row: workload WL, operation counted by OPSYS, checks of SYS. */
+static void row(const char *dir, const char *runs, const char *nomod, const char *ka,
+		const char *kb, const char *wl, const char *opsys, const char *const *sys)
+{
+	double ma = median_ops(runs, ka, wl), mb = median_ops(runs, kb, wl);
+	double na = median_ops(nomod, ka, wl), nb = median_ops(nomod, kb, wl);
+	double meas, meas0, ca, cb, neta, netb, outer, probes, pred;
+	struct side a, b;
+
+	if (ma <= 0 || mb <= 0)
+		return;
+	account(dir, ka, wl, opsys, sys, &a);
+	account(dir, kb, wl, opsys, sys, &b);
+	if (!a.ops || !b.ops) {
+		printf("  %-16s no per-workload module reports\n", wl);
+		return;
+	}
+	meas = 1e9 / ma - 1e9 / mb;
+	meas0 = na > 0 && nb > 0 ? 1e9 / na - 1e9 / nb : 0;
+	ca = a.checks / a.ops;
+	cb = b.checks / b.ops;
+	neta = a.net_ns / a.ops;
+	netb = b.net_ns / b.ops;
+	outer = (a.outer_ns / a.boots + b.outer_ns / b.boots) / 2;
+	probes = (ca - cb) * outer;
+	pred = (neta - netb) + probes;
+	printf("  %-16s %9.0f %9.0f %9.0f %10.0f %9.2f %9.2f %9.1f %9.1f %9.1f %10.1f %6.2f\n",
+	       wl, 1e9 / ma, 1e9 / mb, meas, meas0, ca, cb, neta, netb, probes, pred,
+	       meas != 0 ? pred / meas : 0);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct { const char *wl, *opsys, *op; } wls[] = {
-		{ "mmap1", "munmap", "mmap + munmap" },
-		{ "pagemove", "mremap", "mremap" },
-	};
-	char runs[4096], nomod[4096];
-	unsigned int i;
+	static const char *const mmap1_sys[] = { "mmap", "munmap", NULL };
+	static const char *const mremap_sys[] = { "mremap", NULL };
+	static const char *const munmap_sys[] = { "munmap", NULL };
+	char runs[4096], nomod[4096], line[512], wl[128], seen[64][128];
+	unsigned int nseen = 0, i;
+	FILE *f;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: mseal-compare-explain DIR KERNEL_A KERNEL_B\n");
@@ -123,42 +154,28 @@ int main(int argc, char **argv)
 	snprintf(runs, sizeof(runs), "%s/runs.tsv", argv[1]);
 	snprintf(nomod, sizeof(nomod), "%s/nomodule.tsv", argv[1]);
 	printf("Per operation, A = %s, B = %s (ns; module loaded unless said):\n", argv[2], argv[3]);
-	printf("  %-9s %9s %9s %9s %10s %9s %9s %9s %9s %9s %10s %6s\n", "workload", "A ns/op",
+	printf("  %-16s %9s %9s %9s %10s %9s %9s %9s %9s %9s %10s %6s\n", "workload", "A ns/op",
 	       "B ns/op", "A-B", "A-B nomod", "chk/op A", "chk/op B", "net A", "net B",
 	       "probes", "predicted", "pred/meas");
-	for (i = 0; i < sizeof(wls) / sizeof(wls[0]); i++) {
-		double ma = median_ops(runs, argv[2], wls[i].wl);
-		double mb = median_ops(runs, argv[3], wls[i].wl);
-		double na = median_ops(nomod, argv[2], wls[i].wl);
-		double nb = median_ops(nomod, argv[3], wls[i].wl);
-		double nsa, nsb, meas, meas0, ca, cb, neta, netb, outer, probes, pred;
-		struct side a, b;
-
-		if (ma <= 0 || mb <= 0)
+	row(argv[1], runs, nomod, argv[2], argv[3], "mmap1", "munmap", mmap1_sys);
+	row(argv[1], runs, nomod, argv[2], argv[3], "pagemove", "mremap", mremap_sys);
+	/* munmap-vmas-NNN, in the order runs.tsv has them (sorted by N). */
+	f = fopen(runs, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %127s", wl) != 1 || strncmp(wl, "munmap-vmas-", 12))
 			continue;
-		account(argv[1], argv[2], wls[i].wl, wls[i].opsys, &a);
-		account(argv[1], argv[3], wls[i].wl, wls[i].opsys, &b);
-		if (!a.ops || !b.ops) {
-			printf("  %-9s no per-workload module reports\n", wls[i].wl);
-			continue;
-		}
-		nsa = 1e9 / ma;
-		nsb = 1e9 / mb;
-		meas = nsa - nsb;
-		meas0 = na > 0 && nb > 0 ? 1e9 / na - 1e9 / nb : 0;
-		ca = a.checks / a.ops;
-		cb = b.checks / b.ops;
-		neta = a.net_ns / a.ops;
-		netb = b.net_ns / b.ops;
-		outer = (a.outer_ns / a.boots + b.outer_ns / b.boots) / 2;
-		probes = (ca - cb) * outer;
-		pred = (neta - netb) + probes;
-		printf("  %-9s %9.0f %9.0f %9.0f %10.0f %9.2f %9.2f %9.1f %9.1f %9.1f %10.1f %6.2f\n",
-		       wls[i].wl, nsa, nsb, meas, meas0, ca, cb, neta, netb, probes, pred,
-		       meas != 0 ? pred / meas : 0);
+		for (i = 0; i < nseen && strcmp(seen[i], wl); i++)
+			;
+		if (i == nseen && nseen < 64)
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", wl);
 	}
-	printf("  (one operation: mmap1 = mmap + munmap, pagemove = one mremap;\n"
-	       "   probes = extra checks x calibration_outer_ns, what watching them costs;\n"
-	       "   predicted = net A - net B + probes; A-B nomod: one boot each, no module)\n");
+	if (f)
+		fclose(f);
+	for (i = 0; i < nseen; i++)
+		row(argv[1], runs, nomod, argv[2], argv[3], seen[i], "munmap", munmap_sys);
+	printf("  (one operation: mmap1 = mmap + munmap, pagemove = one mremap,\n"
+	       "   munmap-vmas-N = one munmap of N VMAs; net = check time less calibration_ns\n"
+	       "   per check; probes = extra checks x calibration_outer_ns, what watching\n"
+	       "   them costs; predicted = net A - net B + probes; A-B nomod: no module)\n");
 	return 0;
 }

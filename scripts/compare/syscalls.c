@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("%s, module's account over %d boot(s):\n", argv[1], boots);
+	printf("%s, module's account over %d report(s):\n", argv[1], boots);
 	printf("  %-16s %10s %10s %12s %14s %14s %7s\n", "syscall", "calls", "mean_ns",
 	       "checks/call", "check_ns_raw", "check_ns_net", "share");
 	for (s = 0; s < NSYS; s++) {

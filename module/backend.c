@@ -7,13 +7,24 @@
  *
  * auto is fprobe where this kernel has a supported fprobe (CONFIG_FPROBE,
  * 6.5 on: MS_HAVE_FPROBE), else kretprobe: fprobe was the cheaper of the two
- * on every kernel measured.  Calibration under QEMU TCG (one guest boot per
- * kernel, module loaded with each backend in turn, 3 loads each, best of 3;
- * ns per probe pair, inner = what the handlers record inside a timed empty
- * call, outer = the whole cost of the probe pair per call):
+ * on every kernel measured.  The module's own calibration under QEMU TCG on
+ * this project's 2-core build machine (busy), one guest boot per kernel,
+ * the module loaded 3 times with each backend in turn (alternating); ns per
+ * probe pair, best of 3 (range), inner = what the handlers record inside a
+ * timed empty call (calibration_ns), outer = the whole cost of the probe
+ * pair per call (calibration_outer_ns):
  *
- *   kernel                       kretprobe inner/outer   fprobe inner/outer
- *   (filled in from the measurements, see MEASURED below)
+ *   kernel          kretprobe inner   outer          fprobe inner   outer
+ *   debian-6.12     283 (283-290)     814 (814-831)  273 (273-282)  740 (740-776)
+ *   src-patched     265 (265-294)     748 (748-792)  233 (233-250)  666 (666-694)
+ *   debian-newest   304 (304-309)     933 (933-943)  394 (394-399)  863 (863-874)
+ *
+ * "Cheapest" is the outer figure, what the instrument adds to every probed
+ * call: fprobe is 7 to 11% cheaper on all three.  On 7.3 (fprobe on fgraph)
+ * a larger part of it falls inside the timed window (inner 394 against
+ * 304): more of the probe's cost is then subtracted as calibration, which
+ * net times allow for.  TCG times are not hardware times; the ranking is
+ * what counts here.
  *
  * If fprobe cannot attach at load under auto (any error but -ENOENT on a
  * target, or on the calibration function), the module falls back to

@@ -2,8 +2,9 @@
 /*
  * calib.c - measure what the probes themselves cost.
  *
- * A kretprobe with the check handlers is put on an empty function of this
- * module and the function is called in MS_CALIB_BATCHES batches of
+ * A probe of the backend in use (kretprobe or fprobe) with the check
+ * handlers is put on an empty function of this module and the function is
+ * called in MS_CALIB_BATCHES batches of
  * MS_CALIB_CALLS; each figure is the lowest batch mean, so an interrupt in
  * one batch does not inflate it:
  *   calibration_ns        the mean duration the handlers record for it:
@@ -53,6 +54,7 @@ static u64 ms_calib_loop(void)
 int ms_calib_run(int maxactive)
 {
 	struct ms_target *t = &ms_calib_target;
+	enum ms_backend b = ms_backend();
 	u64 bare = U64_MAX, probed = U64_MAX, inner = U64_MAX, timed = 0;
 	struct ms_cell c;
 	unsigned int i;
@@ -61,11 +63,10 @@ int ms_calib_run(int maxactive)
 	mutex_lock(&ms_calib_lock);
 	for (i = 0; i < MS_CALIB_BATCHES; i++)
 		bare = min(bare, ms_calib_loop());
-	ms_probe_prepare(t, maxactive);
-	t->rp.kp.addr = (kprobe_opcode_t *)ms_calib_empty;
-	err = register_kretprobe(&t->rp);
+	err = ms_probe_register(t, b, maxactive, NULL, ms_calib_empty);
 	if (err) {
-		pr_warn("calibration: cannot probe own function: error %d\n", err);
+		pr_warn("calibration: cannot probe own function with %s: error %d\n",
+			ms_backend_name(b), err);
 		goto out;
 	}
 	for (i = 0; i < MS_CALIB_BATCHES; i++) {
@@ -75,12 +76,13 @@ int ms_calib_run(int maxactive)
 		inner = min(inner, ms_cell_mean(&c));
 		timed += c.count;
 	}
-	unregister_kretprobe(&t->rp);
+	ms_probe_unregister(&t, 1, b);
 	ms_stats_reset_cell(MS_CELL_CALIB);
 	ms_calib_inner = inner;
 	ms_calib_outer = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
-	pr_info("calibration: %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",
-		ms_calib_inner, ms_calib_outer, timed, MS_CALIB_BATCHES * MS_CALIB_CALLS);
+	pr_info("calibration (%s): %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",
+		ms_backend_name(b), ms_calib_inner, ms_calib_outer, timed,
+		MS_CALIB_BATCHES * MS_CALIB_CALLS);
 out:
 	mutex_unlock(&ms_calib_lock);
 	return err;

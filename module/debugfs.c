@@ -39,7 +39,8 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	ms_filter_get(f);
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
-	r->backend = "kretprobe";
+	r->backend = ms_backend_name(ms_backend());
+	r->syscalls_probed = ms_syscalls_probed();
 	r->maxactive = ms_maxactive();
 	r->filter_tgid = f->tgid;
 	r->filter_comm = f->comm;

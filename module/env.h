@@ -30,6 +30,8 @@ typedef unsigned char u8;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
+#define notrace
+
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;

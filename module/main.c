@@ -3,12 +3,14 @@
  * mseal_stats - count and time every mseal check, per syscall.
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
+ *                         [backend=auto|kretprobe|fprobe] [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON
  *   echo reset > /sys/kernel/debug/mseal_stats
  *
  * Order matters for a safe unload at any moment: the probes go first
- * (unregister_kretprobes() returns when no handler runs any more), then the
+ * (ms_plan_detach() returns when no handler runs any more, with either
+ * backend: see ms_probe_unregister() in probes.c), then the
  * files (an open file holds a module reference), then the per-CPU data.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -26,11 +28,25 @@ static int __init ms_init(void)
 	unsigned int i, attached = 0;
 	int err;
 
+	err = ms_backend_resolve();
+	if (err)
+		return err;
 	err = ms_stats_init();
 	if (err)
 		return err;
-	ms_calib_run(ms_maxactive());
-	ms_plan_attach(ms_maxactive());
+	/*
+	 * backend=auto: if fprobe cannot probe our own empty function or a
+	 * target that exists, all goes back to kretprobe (calibration too).
+	 */
+	err = ms_calib_run(ms_maxactive());
+	if (err && ms_backend_fall_back())
+		err = ms_calib_run(ms_maxactive());
+	err = ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
+	if (err && ms_backend() == MS_BACKEND_FPROBE && ms_backend_fall_back()) {
+		ms_plan_detach();
+		ms_calib_run(ms_maxactive());
+		ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
+	}
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();
@@ -39,8 +55,10 @@ static int __init ms_init(void)
 	}
 	for (i = 0; i < MS_NTARGETS; i++)
 		attached += ms_plan_target(i)->state == MS_STATE_ATTACHED;
-	pr_info("%u of %u probes attached (backend kretprobe, maxactive %d), mseal %s\n",
-		attached, MS_NTARGETS, ms_maxactive(),
+	pr_info("%u of %u probes attached (backend %s, %s, maxactive %d), mseal %s\n",
+		attached, MS_NTARGETS, ms_backend_name(ms_backend()),
+		ms_syscalls_probed() ? "syscalls and checks" : "checks only",
+		ms_maxactive(),
 		ms_plan_mseal_supported() ? "supported" : "not supported");
 	return 0;
 }

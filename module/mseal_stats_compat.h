@@ -59,9 +59,67 @@ static __always_inline long ms_current_syscall_nr(void)
  * A bool return value: only the low byte of the return register is
  * defined by the ABI.
  */
-static __always_inline bool ms_return_bool(struct pt_regs *regs)
+static __always_inline bool ms_return_bool(unsigned long ret)
 {
-	return (u8)regs_return_value(regs) != 0;
+	return (u8)ret != 0;
 }
+
+/*
+ * fprobe, the second backend.  MS_HAVE_FPROBE: this kernel has it
+ * (CONFIG_FPROBE) and its API is one the module knows:
+ *
+ *   before 6.5    no entry data or no return address in the handlers: not
+ *                 supported (MS_HAVE_FPROBE 0, backend=fprobe refused).
+ *   6.5 to 6.13   fprobe on an ftrace_ops, exit through a rethook: handlers
+ *                 get struct pt_regs; a pool of nr_maxactive nodes holds
+ *                 the entry data of calls in flight (0: 2 per CPU per
+ *                 address, too few for a syscall that sleeps).
+ *   6.14 on       fprobe on the function-graph tracer (fgraph): handlers get
+ *                 struct ftrace_regs; the entry data lives on the task's
+ *                 shadow stack, there is no pool and no nr_maxactive.
+ *
+ * MS_FPROBE_REGS is the register type the handlers get;
+ * ms_fprobe_return_value() reads the return value in the exit handler.
+ */
+#if IS_ENABLED(CONFIG_FPROBE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define MS_HAVE_FPROBE	1
+#include <linux/fprobe.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#define MS_FPROBE_REGS	struct ftrace_regs
+
+static __always_inline unsigned long ms_fprobe_return_value(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_return_value(fregs);
+}
+
+static inline void ms_fprobe_set_maxactive(struct fprobe *fp, int maxactive)
+{
+}
+#else /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0) */
+#define MS_FPROBE_REGS	struct pt_regs
+
+static __always_inline unsigned long ms_fprobe_return_value(struct pt_regs *regs)
+{
+	return regs_return_value(regs);
+}
+
+static inline void ms_fprobe_set_maxactive(struct fprobe *fp, int maxactive)
+{
+	fp->nr_maxactive = maxactive;
+}
+#endif /* LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0) */
+
+/*
+ * Hits an fprobe missed: no rethook node or shadow-stack room, or refused
+ * for recursion (before 6.14; the fgraph version does not count those yet).
+ */
+static inline unsigned long ms_fprobe_missed(const struct fprobe *fp)
+{
+	return READ_ONCE(fp->nmissed);
+}
+#else
+#define MS_HAVE_FPROBE	0
+#endif /* IS_ENABLED(CONFIG_FPROBE) && >= 6.5 */
 
 #endif /* MSEAL_STATS_COMPAT_H */

@@ -22,7 +22,7 @@ const char *const ms_sys_names[MS_NSYS] = { MS_SYSCALLS(MS_NAME) };
 const char *const ms_chk_names[MS_NCHK] = { MS_CHECKS(MS_NAME) };
 #undef MS_NAME
 
-int ms_sys_from_nr(long nr)
+notrace int ms_sys_from_nr(long nr)
 {
 	switch (nr) {
 #define MS_CASE(n) case __NR_##n: return MS_SYS_##n;

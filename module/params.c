@@ -24,9 +24,10 @@
 
 static DEFINE_SEQLOCK(ms_filter_lock);
 static struct ms_filter ms_filter;
+bool ms_filter_active __read_mostly;
 static int ms_maxactive_param;
 
-void ms_filter_get(struct ms_filter *f)
+notrace void ms_filter_get(struct ms_filter *f)
 {
 	unsigned int seq;
 
@@ -37,7 +38,7 @@ void ms_filter_get(struct ms_filter *f)
 }
 NOKPROBE_SYMBOL(ms_filter_get);
 
-bool ms_filter_pass(void)
+notrace bool ms_filter_pass_slow(void)
 {
 	struct ms_filter f;
 
@@ -48,7 +49,7 @@ bool ms_filter_pass(void)
 		return false;
 	return true;
 }
-NOKPROBE_SYMBOL(ms_filter_pass);
+NOKPROBE_SYMBOL(ms_filter_pass_slow);
 
 static int ms_tgid_set(const char *val, const struct kernel_param *kp)
 {
@@ -58,6 +59,7 @@ static int ms_tgid_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	write_seqlock(&ms_filter_lock);
 	ms_filter.tgid = tgid;
+	WRITE_ONCE(ms_filter_active, ms_filter.tgid || ms_filter.comm[0]);
 	write_sequnlock(&ms_filter_lock);
 	return 0;
 }
@@ -85,6 +87,7 @@ static int ms_comm_set(const char *val, const struct kernel_param *kp)
 	write_seqlock(&ms_filter_lock);
 	memset(ms_filter.comm, 0, sizeof(ms_filter.comm));
 	memcpy(ms_filter.comm, val, len);
+	WRITE_ONCE(ms_filter_active, ms_filter.tgid || ms_filter.comm[0]);
 	write_sequnlock(&ms_filter_lock);
 	return 0;
 }

@@ -16,26 +16,47 @@
 
 static struct ms_target ms_targets[MS_NTARGETS];
 
-static int ms_try(struct ms_target *t, int maxactive, const char *symbol)
+/*
+ * Does the kernel have SYMBOL?  A disabled kprobe is registered (nothing is
+ * patched) and removed at once; kallsyms_lookup_name() answers fast for a
+ * name that is not there.  Any answer but -ENOENT counts as there.
+ */
+static bool ms_symbol_exists(const char *symbol)
 {
-	strscpy(t->symbol, symbol, sizeof(t->symbol));
-	ms_probe_prepare(t, maxactive);
-	t->rp.kp.symbol_name = t->symbol;
-	return register_kretprobe(&t->rp);
+	struct kprobe kp = { .symbol_name = symbol, .flags = KPROBE_FLAG_DISABLED };
+	int err = register_kprobe(&kp);
+
+	if (!err)
+		unregister_kprobe(&kp);
+	return err != -ENOENT;
 }
 
-static int ms_attach_check(struct ms_target *t, int maxactive)
+static int ms_try(struct ms_target *t, enum ms_backend b, int maxactive,
+		  const char *symbol)
+{
+	strscpy(t->symbol, symbol, sizeof(t->symbol));
+	/*
+	 * fprobe resolves a name with a walk of every kernel and module
+	 * symbol: ask kallsyms first, or the 30 clone names tried for each
+	 * absent check make a slow load.
+	 */
+	if (b == MS_BACKEND_FPROBE && !ms_symbol_exists(t->symbol))
+		return -ENOENT;
+	return ms_probe_register(t, b, maxactive, t->symbol, NULL);
+}
+
+static int ms_attach_check(struct ms_target *t, enum ms_backend b, int maxactive)
 {
 	static const char *const clones[] = { "isra", "constprop", "part" };
 	char sym[64];
 	unsigned int c, n;
 	int err;
 
-	err = ms_try(t, maxactive, t->name);
+	err = ms_try(t, b, maxactive, t->name);
 	for (c = 0; c < ARRAY_SIZE(clones) && err == -ENOENT; c++) {
 		for (n = 0; n < 10 && err == -ENOENT; n++) {
 			snprintf(sym, sizeof(sym), "%s.%s.%u", t->name, clones[c], n);
-			err = ms_try(t, maxactive, sym);
+			err = ms_try(t, b, maxactive, sym);
 		}
 	}
 	if (err == -ENOENT)
@@ -43,16 +64,19 @@ static int ms_attach_check(struct ms_target *t, int maxactive)
 	return err;
 }
 
-static int ms_attach_syscall(struct ms_target *t, int maxactive)
+static int ms_attach_syscall(struct ms_target *t, enum ms_backend b, int maxactive)
 {
 	char sym[64];
 
 	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", t->name);
-	return ms_try(t, maxactive, sym);
+	return ms_try(t, b, maxactive, sym);
 }
 
-void ms_plan_attach(int maxactive)
+static bool ms_mseal_supported;
+
+int ms_plan_attach(enum ms_backend b, int maxactive, bool syscalls)
 {
+	int first = 0;
 	unsigned int i;
 
 	for (i = 0; i < MS_NTARGETS; i++) {
@@ -63,12 +87,18 @@ void ms_plan_attach(int maxactive)
 			t->kind = MS_KIND_CHECK;
 			t->index = i;
 			t->name = ms_chk_names[i];
-			err = ms_attach_check(t, maxactive);
+			err = ms_attach_check(t, b, maxactive);
 		} else {
 			t->kind = MS_KIND_SYSCALL;
 			t->index = i - MS_NCHK;
 			t->name = ms_sys_names[t->index];
-			err = ms_attach_syscall(t, maxactive);
+			if (!syscalls) {
+				snprintf(t->symbol, sizeof(t->symbol), "%s", "-");
+				t->state = MS_STATE_OFF;
+				t->err = 0;
+				continue;
+			}
+			err = ms_attach_syscall(t, b, maxactive);
 		}
 		t->err = 0;
 		if (!err) {
@@ -78,27 +108,39 @@ void ms_plan_attach(int maxactive)
 		} else {
 			t->state = MS_STATE_FAILED;
 			t->err = err;
-			pr_warn("cannot probe %s: error %d\n", t->symbol, err);
+			first = first ?: err;
+			pr_warn("cannot probe %s with %s: error %d\n", t->symbol,
+				ms_backend_name(b), err);
 		}
 	}
+	if (syscalls)
+		ms_mseal_supported = ms_targets[MS_NCHK + MS_SYS_mseal].state != MS_STATE_ABSENT;
+	else
+		ms_mseal_supported = ms_symbol_exists(MS_SYSCALL_PREFIX "mseal");
+	return first;
 }
 
 void ms_plan_detach(void)
 {
-	struct kretprobe *rps[MS_NTARGETS];
-	unsigned int i, n = 0;
+	struct ms_target *ts[MS_NTARGETS];
+	unsigned int i, n;
+	int b;
 
-	for (i = 0; i < MS_NTARGETS; i++)
-		if (ms_targets[i].state == MS_STATE_ATTACHED)
-			rps[n++] = &ms_targets[i].rp;
-	/* One grace period for all; returns when no handler runs. */
-	if (n)
-		unregister_kretprobes(rps, n);
+	/* Each backend's probes together: one grace period for all. */
+	for (b = MS_BACKEND_KRETPROBE; b <= MS_BACKEND_FPROBE; b++) {
+		for (i = 0, n = 0; i < MS_NTARGETS; i++)
+			if (ms_targets[i].state == MS_STATE_ATTACHED &&
+			    ms_targets[i].backend == b)
+				ts[n++] = &ms_targets[i];
+		ms_probe_unregister(ts, n, b);
+	}
 	for (i = 0; i < MS_NTARGETS; i++) {
 		if (ms_targets[i].state == MS_STATE_ATTACHED &&
 		    ms_target_missed(&ms_targets[i]))
 			pr_info("%s missed %lu hits\n", ms_targets[i].symbol,
 				ms_target_missed(&ms_targets[i]));
+		if (ms_targets[i].state == MS_STATE_ATTACHED)
+			ms_targets[i].state = MS_STATE_ABSENT;
 	}
 }
 
@@ -109,12 +151,12 @@ const struct ms_target *ms_plan_target(unsigned int i)
 
 unsigned long ms_target_missed(const struct ms_target *t)
 {
-	return ms_kretprobe_missed(&t->rp);
+	return ms_probe_missed(t);
 }
 
 bool ms_plan_mseal_supported(void)
 {
-	return ms_targets[MS_NCHK + MS_SYS_mseal].state != MS_STATE_ABSENT;
+	return ms_mseal_supported;
 }
 
 const char *ms_kind_name(enum ms_kind kind)
@@ -129,6 +171,8 @@ const char *ms_state_name(enum ms_state state)
 		return "attached";
 	case MS_STATE_FAILED:
 		return "failed";
+	case MS_STATE_OFF:
+		return "off";
 	default:
 		return "absent";
 	}

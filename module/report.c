@@ -24,6 +24,22 @@ static u64 ms_check_net(const struct ms_report *r, const struct ms_cell *c)
 	return ms_sub0(c->total_ns, c->count * r->calibration_ns);
 }
 
+/*
+ * A syscall's row is shown when its probe exists, or, with syscalls=0 (no
+ * syscall probed), when checks were charged to it.
+ */
+static bool ms_sys_row_shown(const struct ms_report *r, unsigned int s)
+{
+	unsigned int k;
+
+	if (r->sys_shown[s] || ms_cell(r, MS_CELL_SYS(s))->count)
+		return true;
+	for (k = 0; k < MS_NCHK; k++)
+		if (ms_cell(r, MS_CELL_CHK(s, k))->count)
+			return true;
+	return false;
+}
+
 /* --- text ---------------------------------------------------------------- */
 
 void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
@@ -63,7 +79,9 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
 	ms_buf_printf(b, "mseal supported: %s\n",
 		      r->mseal_supported ? "yes" : "no (mseal not supported)");
-	ms_buf_printf(b, "backend: %s (maxactive %d)\n", r->backend, r->maxactive);
+	ms_buf_printf(b, "backend: %s (maxactive %d), %s\n", r->backend, r->maxactive,
+		      r->syscalls_probed ? "syscalls and checks probed" :
+		      "checks only (syscalls=0: syscalls not probed, checks charged to them)");
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);
@@ -102,7 +120,7 @@ static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
 		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
 		u64 checks = 0, check_ns = 0, check_net = 0, sys_net, permille;
 
-		if (!r->sys_shown[s])
+		if (!ms_sys_row_shown(r, s))
 			continue;
 		for (k = 0; k < MS_NCHK; k++) {
 			const struct ms_cell *kc = ms_cell(r, MS_CELL_CHK(s, k));
@@ -226,6 +244,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
 		      r->mseal_supported ? "true" : "false");
 	ms_buf_json_string(b, r->backend);
+	ms_buf_printf(b, ",\n  \"syscalls_probed\": %s",
+		      r->syscalls_probed ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
 	ms_buf_json_string(b, r->filter_comm);
 	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"probes\": [",
@@ -240,7 +260,7 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	for (s = 0; s < MS_NSYS; s++) {
 		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
 
-		if (!r->sys_shown[s] && !c->count)
+		if (!ms_sys_row_shown(r, s))
 			continue;
 		ms_buf_printf(b, "%s\n    \"%s\": {\"count\": %llu, \"eperm\": %llu, \"errors\": %llu, ",
 			      n++ ? "," : "", ms_sys_names[s], c->count, c->bad, c->errors);

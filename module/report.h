@@ -13,7 +13,7 @@
 struct ms_report_probe {
 	const char *name;	/* base name: "munmap", "can_modify_vma" */
 	const char *kind;	/* "syscall", "check" */
-	const char *state;	/* "attached", "absent", "failed" */
+	const char *state;	/* "attached", "absent", "failed", "off" */
 	const char *symbol;	/* the symbol probed or tried last */
 	int err;		/* failed: the negative errno */
 	u64 missed;
@@ -22,7 +22,8 @@ struct ms_report_probe {
 struct ms_report {
 	const char *kernel;
 	bool mseal_supported;
-	const char *backend;
+	const char *backend;		/* "kretprobe" or "fprobe" */
+	bool syscalls_probed;		/* false: checks only (syscalls=0) */
 	int maxactive;
 	int filter_tgid;
 	const char *filter_comm;

@@ -28,7 +28,7 @@ void ms_stats_exit(void)
 	ms_pcpu = NULL;
 }
 
-void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
+notrace void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
 {
 	preempt_disable_notrace();
 	ms_cell_add(&this_cpu_ptr(ms_pcpu)->cell[cell], ns, bad, error);

@@ -6,6 +6,10 @@
  *   ms_cycle [CYCLES] [THREADS] [READER]   (20, 4 and 1 by default)
  *   ms_cycle hammer SECONDS [THREADS]       only the threads, for SECONDS
  *
+ * MS_INSMOD_ARGS in the environment is added to each insmod (for instance
+ * "backend=fprobe"); with MS_BACKEND set, each cycle's report must name
+ * that backend.
+ *
  * The threads mmap, mprotect, madvise, mremap and munmap in a loop for the
  * whole run, and one more reads both report files in a loop (open fails
  * while the module is out); each cycle loads /mseal_stats.ko, reads the
@@ -76,7 +80,8 @@ int main(int argc, char **argv)
 	int threads = argc > 2 ? atoi(argv[2]) : 4;
 	int readers = argc > 3 ? !!atoi(argv[3]) : 1;
 	pthread_t tid[65];
-	static char text[1 << 16];
+	static char text[1 << 16], insmod[256], backend[32];
+	const char *args = getenv("MS_INSMOD_ARGS"), *want = getenv("MS_BACKEND");
 	int i, ok;
 
 	if (argc > 2 && !strcmp(argv[1], "hammer")) {
@@ -92,6 +97,7 @@ int main(int argc, char **argv)
 	}
 	if (threads > 64)
 		threads = 64;
+	snprintf(insmod, sizeof(insmod), "insmod /mseal_stats.ko %s", args ? args : "");
 	t_plan(cycles + 2);
 	for (i = 0; i < threads; i++)
 		pthread_create(&tid[i], NULL, hammer, NULL);
@@ -100,15 +106,18 @@ int main(int argc, char **argv)
 	for (i = 0; i < cycles; i++) {
 		long before = atomic_load(&ops);
 
-		ok = run("insmod /mseal_stats.ko") == 0;
+		ok = run(insmod) == 0;
 		usleep(50000);
 		ok = ok && msj_read_file(MS_TEXT, text, sizeof(text)) > 0;
 		ok = ok && msj_valid(ms_snapshot());
+		if (!msj_str(ms_json, "backend", backend, sizeof(backend)))
+			strcpy(backend, "?");
+		ok = ok && (!want || !strcmp(backend, want));
 		ok = ok && ms_write(MS_TEXT, "reset\n") == 0;
 		ok = ok && unload() == 0;
 		ok = ok && !ms_loaded();
-		t_ok(ok, "cycle %d: load, read, reset, unload under %d threads and a reader (%ld ops)",
-		     i + 1, threads, atomic_load(&ops) - before);
+		t_ok(ok, "cycle %d (%s): load, read, reset, unload under %d threads and a reader (%ld ops)",
+		     i + 1, backend, threads, atomic_load(&ops) - before);
 	}
 	atomic_store(&stop, 1);
 	for (i = 0; i < threads + readers; i++)

@@ -156,6 +156,28 @@ static inline long long ms_missed_total(void)
 	return sum;
 }
 
+/*
+ * One result: the last snapshot's "backend" is $MS_BACKEND when set, else
+ * the one /sys/module/mseal_stats/parameters/backend shows (the one in use
+ * once loaded), and is "kretprobe" or "fprobe".
+ */
+static inline void ms_expect_backend(char *s, size_t size)
+{
+	const char *want = getenv("MS_BACKEND");
+	char param[32] = "";
+
+	if (msj_read_file(MS_PARAM("backend"), param, sizeof(param)) < 0)
+		strcpy(param, "?");
+	param[strcspn(param, "\n")] = '\0';
+	if (!want)
+		want = param;
+	if (!msj_str(ms_json, "backend", s, size))
+		snprintf(s, size, "%s", "(missing)");
+	t_ok(!strcmp(s, want) && !strcmp(param, want) &&
+	     (!strcmp(s, "kretprobe") || !strcmp(s, "fprobe")),
+	     "backend %s (want %s, parameter shows %s)", s, want, param);
+}
+
 static inline int ms_loaded(void)
 {
 	return access(MS_JSON, R_OK) == 0;

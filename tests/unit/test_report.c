@@ -28,6 +28,7 @@ static void make_report(struct ms_report *r)
 	r->kernel = "6.12.0-test";
 	r->mseal_supported = true;
 	r->backend = "kretprobe";
+	r->syscalls_probed = true;
 	r->maxactive = 64;
 	r->filter_tgid = 0;
 	r->filter_comm = "a\"b\\c\x01\xe9";
@@ -87,7 +88,7 @@ static void test_text(const struct ms_report *r)
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
 	LINE(out, "mseal supported: yes");
-	LINE(out, "backend: kretprobe (maxactive 64)");
+	LINE(out, "backend: kretprobe (maxactive 64), syscalls and checks probed");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
 	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
 	LINE(out, "  munmap               syscall  attached         3  __x64_sys_munmap");
@@ -118,6 +119,7 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "kernel", s, sizeof(s)), "6.12.0-test", "json: kernel");
 	utap_eq_u64(msj_bool(out, "mseal_supported"), 1, "json: mseal_supported");
 	utap_eq_str(msj_str(out, "backend", s, sizeof(s)), "kretprobe", "json: backend");
+	utap_ok(msj_bool(out, "syscalls_probed") == 1, "json: syscalls_probed true");
 	utap_eq_u64(msj_int(out, "filter.tgid", -1), 0, "json: filter.tgid");
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
@@ -171,7 +173,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(21 + 27 + 2 + 3);
+	utap_plan(21 + 28 + 2 + 3);
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

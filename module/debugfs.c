@@ -186,7 +186,8 @@ static const struct file_operations ms_json_fops = {
  * and say why.  What debugfs_create_file() returns tells the cases apart
  * (6.12's fs/debugfs/inode.c): -ENODEV the stub without CONFIG_DEBUG_FS,
  * -EPERM debugfs=off, -ENOENT debugfs never registered (debugfs=no-mount:
- * it cannot be mounted either).  NULL: kernels before 5.x.
+ * it cannot be mounted either).  NULL: kernels before 5.x.  insmod gets
+ * -ENODEV in every case: -ENOENT would read "unknown symbol in module".
  */
 static int ms_debugfs_refuse(const char *name, struct dentry *d)
 {
@@ -210,7 +211,7 @@ static int ms_debugfs_refuse(const char *name, struct dentry *d)
 	}
 	pr_err("cannot create /sys/kernel/debug/%s: %s (error %d); the report needs debugfs, not loading\n",
 	       name, why, err);
-	return err;
+	return -ENODEV;
 }
 
 int ms_debugfs_init(void)

@@ -183,11 +183,12 @@ static const struct file_operations ms_json_fops = {
 
 /*
  * Without its files the module would count into the void: refuse to load,
- * and say why.  What debugfs_create_file() returns tells the cases apart
- * (6.12's fs/debugfs/inode.c): -ENODEV the stub without CONFIG_DEBUG_FS,
- * -EPERM debugfs=off, -ENOENT debugfs never registered (debugfs=no-mount:
- * it cannot be mounted either).  NULL: kernels before 5.x.  insmod gets
- * -ENODEV in every case: -ENOENT would read "unknown symbol in module".
+ * and say why.  What debugfs_create_file() returns: -ENODEV, the stub
+ * without CONFIG_DEBUG_FS; -EPERM for debugfs=off, and on 7.x for
+ * debugfs=no-mount too; -ENOENT for debugfs=no-mount on 6.12 (debugfs never
+ * registered).  So the cmdline cases share one message.  NULL: kernels
+ * before 5.x.  insmod gets -ENODEV in every case: -ENOENT would read
+ * "unknown symbol in module".
  */
 static int ms_debugfs_refuse(const char *name, struct dentry *d)
 {
@@ -199,11 +200,8 @@ static int ms_debugfs_refuse(const char *name, struct dentry *d)
 		why = "debugfs is not in this kernel (CONFIG_DEBUG_FS is not set)";
 		break;
 	case -EPERM:
-		why = "debugfs is disabled (debugfs=off on the kernel command line)";
-		break;
 	case -ENOENT:
-		why = debugfs_initialized() ? "debugfs refused the file" :
-		      "debugfs is not available (debugfs=no-mount on the kernel command line?)";
+		why = "debugfs is not available (debugfs=off or debugfs=no-mount on the kernel command line)";
 		break;
 	default:
 		why = "debugfs refused the file";

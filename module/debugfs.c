@@ -80,37 +80,45 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	}
 }
 
+/*
+ * What one report is made from, on the heap: on the stack it is over 1 KiB
+ * with KASAN's redzones (src-debug's FRAME_WARN).
+ */
+struct ms_gen {
+	struct ms_report r;
+	struct ms_report_probe probes[MS_NTARGETS];
+	struct ms_filter f;
+	struct ms_table snap;
+};
+
 static struct ms_text *ms_generate(bool json)
 {
-	struct ms_report_probe probes[MS_NTARGETS];
-	struct ms_report r;
-	struct ms_filter f;
-	struct ms_table *snap;
 	struct ms_text *txt = NULL;
 	struct ms_buf b = { NULL, 0, 0 };
+	struct ms_gen *g;
 
-	snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
+	g = kvzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
 		return NULL;
-	ms_stats_snapshot(snap);
-	ms_fill_report(&r, probes, &f, snap);
+	ms_stats_snapshot(&g->snap);
+	ms_fill_report(&g->r, g->probes, &g->f, &g->snap);
 	/* Once to measure, once to write. */
 	if (json)
-		ms_report_json(&b, &r);
+		ms_report_json(&b, &g->r);
 	else
-		ms_report_text(&b, &r);
+		ms_report_text(&b, &g->r);
 	txt = kvmalloc(sizeof(*txt) + b.len + 1, GFP_KERNEL);
 	if (txt) {
 		b.data = txt->data;
 		b.cap = b.len + 1;
 		b.len = 0;
 		if (json)
-			ms_report_json(&b, &r);
+			ms_report_json(&b, &g->r);
 		else
-			ms_report_text(&b, &r);
+			ms_report_text(&b, &g->r);
 		txt->len = min(b.len, b.cap - 1);
 	}
-	kvfree(snap);
+	kvfree(g);
 	return txt;
 }
 

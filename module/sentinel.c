@@ -11,9 +11,12 @@
  * calls that function: if the hit count moved, kprobes fire.  One trap per
  * question; asked at load, at each report open and before calibration.
  *
- * The function is notrace: the kprobe is then a plain breakpoint, never an
- * ftrace-based one, and answers for the breakpoint kind on every
- * architecture (fprobe does not depend on kprobes being armed at all).
+ * The function is built like calib.c's empty function (a traceable call
+ * site, nothing else), so the kprobe lands where the calibration's does on
+ * every kernel tested: an ftrace-based kprobe on x86, which the switch
+ * disarms like any other.  A notrace function is only "endbr64; ret" with
+ * IBT, and x86 6.12 refuses a kprobe there (-EINVAL, seen on src-debug).
+ * fprobe does not depend on kprobes being armed at all.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +29,7 @@ static atomic_long_t ms_sentinel_hits = ATOMIC_LONG_INIT(0);
 static bool ms_sentinel_registered;
 
 /* The probed function: called only to be probed. */
-static noinline notrace void ms_sentinel_ping(void)
+static noinline void ms_sentinel_ping(void)
 {
 	asm volatile("");
 }

@@ -192,7 +192,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(24 + 30 + 2 + 3 + 3);
+	utap_plan(24 + 30 + 2 + 5 + 3);
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

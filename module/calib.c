@@ -13,6 +13,10 @@
  *   calibration_outer_ns  the mean extra time per call, probed against
  *                         unprobed: the whole cost of one probe pair.
  * Run at load and on `echo calibrate > /sys/kernel/debug/mseal_stats`.
+ *
+ * A calibration that cannot measure returns -EAGAIN and keeps the figures
+ * it had: kretprobe with kprobes disabled (sentinel.c), or a probe that
+ * registered but never fired.  Try again when the cause is gone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,6 +65,11 @@ int ms_calib_run(int maxactive)
 	int err;
 
 	mutex_lock(&ms_calib_lock);
+	if (b == MS_BACKEND_KRETPROBE && !ms_kprobes_enabled()) {
+		pr_warn("calibration: " MS_KPROBES_OFF_MSG ": not calibrated\n");
+		err = -EAGAIN;
+		goto out;
+	}
 	for (i = 0; i < MS_CALIB_BATCHES; i++)
 		bare = min(bare, ms_calib_loop());
 	err = ms_probe_register(t, b, maxactive, NULL, ms_calib_empty);
@@ -78,6 +87,12 @@ int ms_calib_run(int maxactive)
 	}
 	ms_probe_unregister(&t, 1, b);
 	ms_stats_reset_cell(MS_CELL_CALIB);
+	if (!timed) {
+		pr_warn("calibration (%s): the probe never fired: not calibrated\n",
+			ms_backend_name(b));
+		err = -EAGAIN;
+		goto out;
+	}
 	ms_calib_inner = inner;
 	ms_calib_outer = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
 	pr_info("calibration (%s): %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",

@@ -4,15 +4,27 @@
  *
  *   /sys/kernel/debug/mseal_stats       (0600) the text report;
  *        `echo reset` zeroes all counters, `echo calibrate` measures the
- *        probe cost again; any other write: -EINVAL, nothing changes.
+ *        probe cost again (-EAGAIN when it cannot: calib.c).
  *   /sys/kernel/debug/mseal_stats.json  (0400) the same data as JSON.
+ * Root only: the report shows what every process did (and the filter).
  *
- * The whole report is generated at open, from one snapshot, into a
- * kvmalloc'd buffer that read() serves and release() frees.
+ * A command is one write(2) at offset 0 of at most 15 bytes: the word, an
+ * optional newline, no NUL.  Anything else (empty, too long, a NUL inside,
+ * a command split over writes, pwrite at an offset, an unknown word) is
+ * -EINVAL and changes nothing.  The offset is not advanced, so the same
+ * descriptor can send the next command.
+ *
+ * The whole report is generated at open, from one snapshot, into one
+ * kvmalloc'd block that read() serves and release() frees: however a reader
+ * splits its reads, and whatever resets or filter changes run meanwhile,
+ * it reads one consistent report, ending with the line "end of report".
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -41,6 +53,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_name(ms_backend());
 	r->syscalls_probed = ms_syscalls_probed();
+	r->kprobes_enabled = ms_kprobes_enabled();
 	r->maxactive = ms_maxactive();
 	r->filter_tgid = f->tgid;
 	r->filter_comm = f->comm;
@@ -67,37 +80,45 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	}
 }
 
+/*
+ * What one report is made from, on the heap: on the stack it is over 1 KiB
+ * with KASAN's redzones (src-debug's FRAME_WARN).
+ */
+struct ms_gen {
+	struct ms_report r;
+	struct ms_report_probe probes[MS_NTARGETS];
+	struct ms_filter f;
+	struct ms_table snap;
+};
+
 static struct ms_text *ms_generate(bool json)
 {
-	struct ms_report_probe probes[MS_NTARGETS];
-	struct ms_report r;
-	struct ms_filter f;
-	struct ms_table *snap;
 	struct ms_text *txt = NULL;
 	struct ms_buf b = { NULL, 0, 0 };
+	struct ms_gen *g;
 
-	snap = kvzalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
+	g = kvzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
 		return NULL;
-	ms_stats_snapshot(snap);
-	ms_fill_report(&r, probes, &f, snap);
+	ms_stats_snapshot(&g->snap);
+	ms_fill_report(&g->r, g->probes, &g->f, &g->snap);
 	/* Once to measure, once to write. */
 	if (json)
-		ms_report_json(&b, &r);
+		ms_report_json(&b, &g->r);
 	else
-		ms_report_text(&b, &r);
+		ms_report_text(&b, &g->r);
 	txt = kvmalloc(sizeof(*txt) + b.len + 1, GFP_KERNEL);
 	if (txt) {
 		b.data = txt->data;
 		b.cap = b.len + 1;
 		b.len = 0;
 		if (json)
-			ms_report_json(&b, &r);
+			ms_report_json(&b, &g->r);
 		else
-			ms_report_text(&b, &r);
+			ms_report_text(&b, &g->r);
 		txt->len = min(b.len, b.cap - 1);
 	}
-	kvfree(snap);
+	kvfree(g);
 	return txt;
 }
 
@@ -123,18 +144,25 @@ static ssize_t ms_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
 {
 	char cmd[16];
+	int err;
 
-	if (count == 0 || count >= sizeof(cmd))
+	if (*ppos != 0 || count == 0 || count >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, ubuf, count))
 		return -EFAULT;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "reset"))
-		ms_stats_reset();
-	else if (sysfs_streq(cmd, "calibrate"))
-		ms_calib_run(ms_maxactive());
-	else
+	/* sysfs_streq() would stop at a NUL: "reset\0junk" is not "reset". */
+	if (memchr(cmd, '\0', count))
 		return -EINVAL;
+	cmd[count] = '\0';
+	if (sysfs_streq(cmd, "reset")) {
+		ms_stats_reset();
+	} else if (sysfs_streq(cmd, "calibrate")) {
+		err = ms_calib_run(ms_maxactive());
+		if (err)
+			return err;
+	} else {
+		return -EINVAL;
+	}
 	return count;
 }
 
@@ -161,6 +189,37 @@ static const struct file_operations ms_json_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * Without its files the module would count into the void: refuse to load,
+ * and say why.  What debugfs_create_file() returns: -ENODEV, the stub
+ * without CONFIG_DEBUG_FS; -EPERM for debugfs=off, and on 7.x for
+ * debugfs=no-mount too; -ENOENT for debugfs=no-mount on 6.12 (debugfs never
+ * registered).  So the cmdline cases share one message.  NULL: kernels
+ * before 5.x.  insmod gets -ENODEV in every case: -ENOENT would read
+ * "unknown symbol in module".
+ */
+static int ms_debugfs_refuse(const char *name, struct dentry *d)
+{
+	int err = d ? PTR_ERR(d) : -ENODEV;
+	const char *why;
+
+	switch (err) {
+	case -ENODEV:
+		why = "debugfs is not in this kernel (CONFIG_DEBUG_FS is not set)";
+		break;
+	case -EPERM:
+	case -ENOENT:
+		why = "debugfs is not available (debugfs=off or debugfs=no-mount on the kernel command line)";
+		break;
+	default:
+		why = "debugfs refused the file";
+		break;
+	}
+	pr_err("cannot create /sys/kernel/debug/%s: %s (error %d); the report needs debugfs, not loading\n",
+	       name, why, err);
+	return -ENODEV;
+}
+
 int ms_debugfs_init(void)
 {
 	/* i_private: non-NULL selects JSON. */
@@ -168,12 +227,12 @@ int ms_debugfs_init(void)
 
 	ms_text_file = debugfs_create_file("mseal_stats", 0600, NULL, NULL, &ms_fops);
 	if (IS_ERR_OR_NULL(ms_text_file))
-		return ms_text_file ? PTR_ERR(ms_text_file) : -ENODEV;
+		return ms_debugfs_refuse("mseal_stats", ms_text_file);
 	ms_json_file = debugfs_create_file("mseal_stats.json", 0400, NULL,
 					   &json_tag, &ms_json_fops);
 	if (IS_ERR_OR_NULL(ms_json_file)) {
 		debugfs_remove(ms_text_file);
-		return ms_json_file ? PTR_ERR(ms_json_file) : -ENODEV;
+		return ms_debugfs_refuse("mseal_stats.json", ms_json_file);
 	}
 	return 0;
 }

@@ -11,7 +11,8 @@
  * Order matters for a safe unload at any moment: the probes go first
  * (ms_plan_detach() returns when no handler runs any more, with either
  * backend: see ms_probe_unregister() in probes.c), then the
- * files (an open file holds a module reference), then the per-CPU data.
+ * files (an open file holds a module reference), then the sentinel kprobe
+ * the report asks (sentinel.c), then the per-CPU data.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +35,7 @@ static int __init ms_init(void)
 	err = ms_stats_init();
 	if (err)
 		return err;
+	ms_sentinel_init();
 	/*
 	 * backend=auto: if fprobe cannot probe our own empty function or a
 	 * target that exists, all goes back to kretprobe (calibration too).
@@ -50,6 +52,7 @@ static int __init ms_init(void)
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();
+		ms_sentinel_exit();
 		ms_stats_exit();
 		return err;
 	}
@@ -60,6 +63,12 @@ static int __init ms_init(void)
 		ms_syscalls_probed() ? "syscalls and checks" : "checks only",
 		ms_maxactive(),
 		ms_plan_mseal_supported() ? "supported" : "not supported");
+	/* Loaded all the same: writing 1 there arms every probe again. */
+	if (!ms_kprobes_enabled())
+		pr_warn(MS_KPROBES_OFF_MSG ": %s\n",
+			ms_backend() == MS_BACKEND_KRETPROBE ?
+			"no probe fires and nothing is counted until 1 is written there" :
+			"the fprobe backend counts all the same; kretprobes would not fire");
 	return 0;
 }
 
@@ -67,6 +76,7 @@ static void __exit ms_exit(void)
 {
 	ms_plan_detach();
 	ms_debugfs_exit();
+	ms_sentinel_exit();
 	ms_stats_exit();
 }
 

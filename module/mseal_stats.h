@@ -12,6 +12,13 @@ int ms_calib_run(int maxactive);
 u64 ms_calib_ns(void);
 u64 ms_calib_outer_ns(void);
 
+/* sentinel.c: kprobes globally disabled (debugfs kprobes/enabled 0)? */
+int ms_sentinel_init(void);
+void ms_sentinel_exit(void);
+bool ms_kprobes_enabled(void);
+#define MS_KPROBES_OFF_MSG \
+	"kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0)"
+
 /* debugfs.c */
 int ms_debugfs_init(void);
 void ms_debugfs_exit(void);

@@ -19,6 +19,17 @@ static u64 ms_sub0(u64 a, u64 b)
 	return a > b ? a - b : 0;
 }
 
+/* Missed hits over every probe: the figure a load test checks for 0. */
+static u64 ms_missed_total(const struct ms_report *r)
+{
+	unsigned int i;
+	u64 sum = 0;
+
+	for (i = 0; i < r->nprobes; i++)
+		sum += r->probes[i].missed;
+	return sum;
+}
+
 static u64 ms_check_net(const struct ms_report *r, const struct ms_cell *c)
 {
 	return ms_sub0(c->total_ns, c->count * r->calibration_ns);
@@ -82,6 +93,12 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "backend: %s (maxactive %d), %s\n", r->backend, r->maxactive,
 		      r->syscalls_probed ? "syscalls and checks probed" :
 		      "checks only (syscalls=0: syscalls not probed, checks charged to them)");
+	if (r->kprobes_enabled)
+		ms_buf_puts(b, "kprobes: enabled\n");
+	else
+		ms_buf_printf(b, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): %s\n",
+			      strcmp(r->backend, "kretprobe") ? "kretprobes would not fire (this backend does not need them)" :
+			      "no probe fires, nothing is counted until 1 is written there");
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);
@@ -107,6 +124,7 @@ static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
 			ms_buf_printf(b, " (error %d)", p->err);
 		ms_buf_puts(b, "\n");
 	}
+	ms_buf_printf(b, "missed in all: %llu\n", ms_missed_total(r));
 }
 
 static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
@@ -197,6 +215,8 @@ void ms_report_text(struct ms_buf *b, const struct ms_report *r)
 	ms_text_syscalls(b, r);
 	ms_text_checks(b, r);
 	ms_text_hists(b, r);
+	/* A reader that has this line has the whole report. */
+	ms_buf_puts(b, "\nend of report\n");
 }
 
 /* --- JSON ---------------------------------------------------------------- */
@@ -246,6 +266,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->backend);
 	ms_buf_printf(b, ",\n  \"syscalls_probed\": %s",
 		      r->syscalls_probed ? "true" : "false");
+	ms_buf_printf(b, ",\n  \"kprobes_enabled\": %s",
+		      r->kprobes_enabled ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
 	ms_buf_json_string(b, r->filter_comm);
 	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"probes\": [",
@@ -256,7 +278,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 		ms_buf_printf(b, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"state\": \"%s\", \"missed\": %llu}",
 			      i ? "," : "", p->name, p->kind, p->state, p->missed);
 	}
-	ms_buf_puts(b, "\n  ],\n  \"syscalls\": {");
+	ms_buf_printf(b, "\n  ],\n  \"missed_total\": %llu,\n  \"syscalls\": {",
+		      ms_missed_total(r));
 	for (s = 0; s < MS_NSYS; s++) {
 		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
 

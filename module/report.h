@@ -24,6 +24,7 @@ struct ms_report {
 	bool mseal_supported;
 	const char *backend;		/* "kretprobe" or "fprobe" */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
+	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */
 	int maxactive;
 	int filter_tgid;
 	const char *filter_comm;

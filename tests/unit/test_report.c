@@ -29,6 +29,7 @@ static void make_report(struct ms_report *r)
 	r->mseal_supported = true;
 	r->backend = "kretprobe";
 	r->syscalls_probed = true;
+	r->kprobes_enabled = true;
 	r->maxactive = 64;
 	r->filter_tgid = 0;
 	r->filter_comm = "a\"b\\c\x01\xe9";
@@ -104,6 +105,10 @@ static void test_text(const struct ms_report *r)
 	LINE(out, "       512 -> 1023       : 1        |****************************************|");
 	LINE(out, "      2048 -> 4095       : 1        |****************************************|");
 	LINE(out, "madvise: can_modify_vma_madv time (raw)");
+	LINE(out, "kprobes: enabled");
+	LINE(out, "missed in all: 3");
+	utap_ok(strlen(out) > 15 && !strcmp(out + strlen(out) - 15, "\nend of report\n"),
+		"text: the last line is \"end of report\"");
 	utap_ok(!strstr(out, "warning: the clock"), "text: no clock warning with a calibration");
 	utap_ok(!strstr(out, "mseal: syscall time"), "text: no histogram without data");
 	utap_ok(strstr(out, "\n  mseal ") && !strstr(strstr(out, "\n  mseal ") + 1, "\n  mseal "),
@@ -126,6 +131,8 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "probes.2.state", s, sizeof(s)), "failed", "json: probes.2.state");
 	utap_eq_str(msj_str(out, "probes.1.kind", s, sizeof(s)), "syscall", "json: probes.1.kind");
 	utap_eq_u64(msj_int(out, "probes.1.missed", -1), 3, "json: probes.1.missed");
+	utap_eq_u64(msj_int(out, "missed_total", -1), 3, "json: missed_total");
+	utap_ok(msj_bool(out, "kprobes_enabled") == 1, "json: kprobes_enabled true");
 	utap_eq_u64(msj_int(out, "syscalls.munmap.count", -1), 2, "json: munmap count");
 	utap_eq_u64(msj_int(out, "syscalls.munmap.eperm", -1), 1, "json: munmap eperm");
 	utap_eq_u64(msj_int(out, "syscalls.munmap.errors", -1), 0, "json: munmap errors");
@@ -153,6 +160,18 @@ static void test_coarse_clock(const struct ms_report *r)
 	LINE(out, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful");
 }
 
+static void test_kprobes_off(const struct ms_report *r)
+{
+	struct ms_report z = *r;
+
+	z.kprobes_enabled = false;
+	render(&z, false);
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): no probe fires, nothing is counted until 1 is written there");
+	utap_ok(!strstr(out, "kprobes: enabled"), "text: kprobes off: no \"kprobes: enabled\" line");
+	render(&z, true);
+	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
+}
+
 static void test_buf(void)
 {
 	char small[8];
@@ -173,11 +192,12 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(21 + 28 + 2 + 3);
+	utap_plan(24 + 30 + 2 + 5 + 3);
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
 	test_coarse_clock(&r);
+	test_kprobes_off(&r);
 	test_buf();
 	return utap_done();
 }

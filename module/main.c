@@ -37,18 +37,11 @@ static int __init ms_init(void)
 		return err;
 	ms_sentinel_init();
 	/*
-	 * backend=auto: if fprobe cannot probe our own empty function or a
-	 * target that exists, all goes back to kretprobe (calibration too).
+	 * Neither a failed calibration nor a target that would not attach
+	 * stops the load: both are in dmesg and in the report.
 	 */
-	err = ms_calib_run(ms_maxactive());
-	if (err && ms_backend_fall_back())
-		err = ms_calib_run(ms_maxactive());
-	err = ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
-	if (err && ms_backend() == MS_BACKEND_FPROBE && ms_backend_fall_back()) {
-		ms_plan_detach();
-		ms_calib_run(ms_maxactive());
-		ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
-	}
+	ms_calib_run(ms_maxactive());
+	ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();

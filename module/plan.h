@@ -66,6 +66,5 @@ bool ms_syscalls_probed(void);
 /* Resolve backend=auto; 0, or -EOPNOTSUPP (asked for one this kernel lacks). */
 int ms_backend_resolve(void);
 /* auto only: give up fprobe for kretprobe; false if not allowed. */
-bool ms_backend_fall_back(void);
 
 #endif /* MSEAL_STATS_PLAN_H */

@@ -96,10 +96,7 @@ int ms_backend_resolve(void)
 		}
 		ms_used = MS_BACKEND_FPROBE;
 		break;
-	case MS_REQ_KRETPROBE:
-		ms_used = MS_BACKEND_KRETPROBE;
-		break;
-	default:
+	default:	/* auto and kretprobe */
 		ms_used = MS_BACKEND_KRETPROBE;
 		break;
 	}

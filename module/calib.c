@@ -27,6 +27,7 @@
 #include <linux/timekeeping.h>
 #include "mseal_stats.h"
 #include "plan.h"
+#include "report.h"
 #include "stats.h"
 
 #define MS_CALIB_BATCHES	10

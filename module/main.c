@@ -22,6 +22,7 @@
 #include "filter.h"
 #include "mseal_stats.h"
 #include "plan.h"
+#include "report.h"
 #include "stats.h"
 
 static int __init ms_init(void)

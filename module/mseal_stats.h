@@ -16,8 +16,6 @@ u64 ms_calib_outer_ns(void);
 int ms_sentinel_init(void);
 void ms_sentinel_exit(void);
 bool ms_kprobes_enabled(void);
-#define MS_KPROBES_OFF_MSG \
-	"kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0)"
 
 /* debugfs.c */
 int ms_debugfs_init(void);

@@ -65,6 +65,5 @@ const char *ms_backend_name(enum ms_backend b);
 bool ms_syscalls_probed(void);
 /* Resolve backend=auto; 0, or -EOPNOTSUPP (asked for one this kernel lacks). */
 int ms_backend_resolve(void);
-/* auto only: give up fprobe for kretprobe; false if not allowed. */
 
 #endif /* MSEAL_STATS_PLAN_H */

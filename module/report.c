@@ -96,7 +96,7 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	if (r->kprobes_enabled)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else
-		ms_buf_printf(b, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): %s\n",
+		ms_buf_printf(b, "warning: " MS_KPROBES_OFF_MSG ": %s\n",
 			      strcmp(r->backend, "kretprobe") ? "kretprobes would not fire (this backend does not need them)" :
 			      "no probe fires, nothing is counted until 1 is written there");
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,

@@ -10,6 +10,10 @@
 #include "buf.h"
 #include "cell.h"
 
+/* One wording for dmesg (main.c, calib.c) and the report's warning line. */
+#define MS_KPROBES_OFF_MSG \
+	"kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0)"
+
 struct ms_report_probe {
 	const char *name;	/* base name: "munmap", "can_modify_vma" */
 	const char *kind;	/* "syscall", "check" */

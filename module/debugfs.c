@@ -52,6 +52,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_name(ms_backend());
+	r->syscall_backend = ms_backend_name(ms_syscall_backend());
 	r->syscalls_probed = ms_syscalls_probed();
 	r->kprobes_enabled = ms_kprobes_enabled();
 	r->maxactive = ms_maxactive();

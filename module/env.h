@@ -14,6 +14,8 @@
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <linux/atomic.h>
+#include <asm/barrier.h>
 #else /* !__KERNEL__ */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +33,11 @@ typedef unsigned char u8;
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 #define notrace
+
+/* The kernel's primitives the lock-free code uses, for one thread or many. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define cmpxchg(p, old, new)	__sync_val_compare_and_swap((p), (old), (new))
 
 static inline int fls64(u64 x)
 {

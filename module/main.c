@@ -3,14 +3,16 @@
  * mseal_stats - count and time every mseal check, per syscall.
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
- *                         [backend=auto|kretprobe|fprobe] [syscalls=1|0]
+ *                         [backend=auto|kretprobe|fprobe]
+ *                         [syscall_backend=auto|tracepoint|kretprobe|fprobe]
+ *                         [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON
  *   echo reset > /sys/kernel/debug/mseal_stats
  *
  * Order matters for a safe unload at any moment: the probes go first
- * (ms_plan_detach() returns when no handler runs any more, with either
- * backend: see ms_probe_unregister() in probes.c), then the
+ * (ms_plan_detach() returns when no handler runs any more, with any
+ * backend: see ms_probe_unregister() in probes.c and systp.c), then the
  * files (an open file holds a module reference), then the sentinel kprobe
  * the report asks (sentinel.c), then the per-CPU data.
  */
@@ -42,7 +44,8 @@ static int __init ms_init(void)
 	 * stops the load: both are in dmesg and in the report.
 	 */
 	ms_calib_run(ms_maxactive());
-	ms_plan_attach(ms_backend(), ms_maxactive(), ms_syscalls_probed());
+	ms_plan_attach(ms_backend(), ms_syscall_backend(), ms_maxactive(),
+		       ms_syscalls_probed());
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();
@@ -52,17 +55,18 @@ static int __init ms_init(void)
 	}
 	for (i = 0; i < MS_NTARGETS; i++)
 		attached += ms_plan_target(i)->state == MS_STATE_ATTACHED;
-	pr_info("%u of %u probes attached (backend %s, %s, maxactive %d), mseal %s\n",
+	pr_info("%u of %u probes attached (backend %s, %s%s, maxactive %d), mseal %s\n",
 		attached, MS_NTARGETS, ms_backend_name(ms_backend()),
-		ms_syscalls_probed() ? "syscalls and checks" : "checks only",
+		ms_syscalls_probed() ? "syscalls on " : "checks only",
+		ms_syscalls_probed() ? ms_backend_name(ms_syscall_backend()) : "",
 		ms_maxactive(),
 		ms_plan_mseal_supported() ? "supported" : "not supported");
 	/* Loaded all the same: writing 1 there arms every probe again. */
 	if (!ms_kprobes_enabled())
 		pr_warn(MS_KPROBES_OFF_MSG ": %s\n",
 			ms_backend() == MS_BACKEND_KRETPROBE ?
-			"no probe fires and nothing is counted until 1 is written there" :
-			"the fprobe backend counts all the same; kretprobes would not fire");
+			"no kretprobe fires and nothing they count is counted until 1 is written there" :
+			"kretprobes would not fire; the backends in use do not need them");
 	return 0;
 }
 

@@ -122,4 +122,18 @@ static inline unsigned long ms_fprobe_missed(const struct fprobe *fp)
 #define MS_HAVE_FPROBE	0
 #endif /* IS_ENABLED(CONFIG_FPROBE) && >= 6.5 */
 
+/*
+ * The raw_syscalls tracepoints sys_enter and sys_exit (syscall_backend=
+ * tracepoint): x86_64 and arm64 have had them since long before 5.11, with
+ * the probe arguments (regs, id) and (regs, ret) unchanged.  Newer kernels
+ * (7.3 in the matrix; not 6.12) make them faultable: probes run preemptible,
+ * under tasks-trace RCU, which tracepoint_synchronize_unregister() waits
+ * for there.  systp.c's probes are preemption-safe either way.
+ */
+#if IS_ENABLED(CONFIG_TRACEPOINTS) && IS_ENABLED(CONFIG_HAVE_SYSCALL_TRACEPOINTS)
+#define MS_HAVE_SYSCALL_TP	1
+#else
+#define MS_HAVE_SYSCALL_TP	0
+#endif
+
 #endif /* MSEAL_STATS_COMPAT_H */

@@ -32,6 +32,16 @@ notrace int ms_sys_from_nr(long nr)
 		return MS_OTHER;
 	}
 }
+
+int ms_nr_of_sys(unsigned int s)
+{
+#define MS_NR(n) __NR_##n,
+	static const int nrs[MS_NSYS] = { MS_SYSCALLS(MS_NR) };
+#undef MS_NR
+
+	return s < MS_NSYS ? nrs[s] : -1;
+}
+
 #ifdef __KERNEL__
 NOKPROBE_SYMBOL(ms_sys_from_nr);	/* called from the probe handlers */
 #endif

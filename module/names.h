@@ -41,5 +41,7 @@ extern const char *const ms_chk_names[MS_NCHK];
 
 /* The index of syscall number NR, or MS_OTHER when it is not listed. */
 int ms_sys_from_nr(long nr);
+/* The number of syscall index S (native table). */
+int ms_nr_of_sys(unsigned int s);
 
 #endif /* MSEAL_STATS_NAMES_H */

@@ -2,7 +2,10 @@
 /*
  * plan.c - resolve the probe plan at load time.
  *
- * Syscalls are probed through the architecture's wrapper symbols.  A check
+ * Syscalls are probed through the architecture's wrapper symbols, or, with
+ * the tracepoint syscall side, counted on raw_syscalls sys_enter/sys_exit
+ * (systp.c) when the kernel has their wrapper: a syscall this kernel lacks
+ * (mseal before 6.10) is absent whichever way it would be counted.  A check
  * that the compiler cloned is tried as NAME.isra.N, NAME.constprop.N and
  * NAME.part.N (N 0..9) when NAME itself is not found.  -ENOENT means absent:
  * not in this kernel, or inlined.  Any other error: failed, with the errno.
@@ -13,6 +16,7 @@
 #include <linux/printk.h>
 #include "mseal_stats_compat.h"
 #include "plan.h"
+#include "systp.h"
 
 static struct ms_target ms_targets[MS_NTARGETS];
 
@@ -72,9 +76,56 @@ static int ms_attach_syscall(struct ms_target *t, enum ms_backend b, int maxacti
 	return ms_try(t, b, maxactive, sym);
 }
 
+/*
+ * The syscalls with a wrapper symbol are counted on the tracepoints: on[]
+ * says which, each such target is attached (or failed, all together) once
+ * both tracepoints are.  The symbol column names the tracepoints and the
+ * syscall's number.
+ */
+static int ms_attach_syscalls_tp(void)
+{
+	bool on[MS_NSYS] = {};
+	struct ms_target *t;
+	unsigned int s;
+	int err;
+
+	for (s = 0; s < MS_NSYS; s++) {
+		t = &ms_targets[MS_NCHK + s];
+		if (t->state == MS_STATE_ATTACHED)
+			on[s] = true;
+	}
+	err = ms_systp_attach(on);
+	if (!err)
+		return 0;
+	for (s = 0; s < MS_NSYS; s++) {
+		t = &ms_targets[MS_NCHK + s];
+		if (!on[s])
+			continue;
+		t->state = MS_STATE_FAILED;
+		t->err = err;
+	}
+	pr_warn("cannot register the raw_syscalls tracepoint probes: error %d\n", err);
+	return err;
+}
+
+static int ms_attach_syscall_tp(struct ms_target *t)
+{
+	char sym[64];
+
+	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", t->name);
+	if (!ms_symbol_exists(sym)) {
+		strscpy(t->symbol, sym, sizeof(t->symbol));
+		return -ENOENT;
+	}
+	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d",
+		 ms_nr_of_sys(t->index));
+	return 0;
+}
+
 static bool ms_mseal_supported;
 
-int ms_plan_attach(enum ms_backend b, int maxactive, bool syscalls)
+int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
+		   bool syscalls)
 {
 	int first = 0;
 	unsigned int i;
@@ -98,7 +149,11 @@ int ms_plan_attach(enum ms_backend b, int maxactive, bool syscalls)
 				t->err = 0;
 				continue;
 			}
-			err = ms_attach_syscall(t, b, maxactive);
+			t->backend = sysb;
+			if (sysb == MS_BACKEND_TRACEPOINT)
+				err = ms_attach_syscall_tp(t);
+			else
+				err = ms_attach_syscall(t, sysb, maxactive);
 		}
 		t->err = 0;
 		if (!err) {
@@ -113,6 +168,11 @@ int ms_plan_attach(enum ms_backend b, int maxactive, bool syscalls)
 				ms_backend_name(b), err);
 		}
 	}
+	if (syscalls && sysb == MS_BACKEND_TRACEPOINT) {
+		int err = ms_attach_syscalls_tp();
+
+		first = first ?: err;
+	}
 	if (syscalls)
 		ms_mseal_supported = ms_targets[MS_NCHK + MS_SYS_mseal].state != MS_STATE_ABSENT;
 	else
@@ -126,7 +186,12 @@ void ms_plan_detach(void)
 	unsigned int i, n;
 	int b;
 
-	/* Each backend's probes together: one grace period for all. */
+	/*
+	 * Each backend's probes together: one grace period for all.  The
+	 * tracepoints first: no sys_enter after that, and no slot of theirs
+	 * left claimed (systp.c).
+	 */
+	ms_systp_detach();
 	for (b = MS_BACKEND_KRETPROBE; b <= MS_BACKEND_FPROBE; b++) {
 		for (i = 0, n = 0; i < MS_NTARGETS; i++)
 			if (ms_targets[i].state == MS_STATE_ATTACHED &&
@@ -151,6 +216,8 @@ const struct ms_target *ms_plan_target(unsigned int i)
 
 unsigned long ms_target_missed(const struct ms_target *t)
 {
+	if (t->backend == MS_BACKEND_TRACEPOINT)
+		return ms_systp_missed(t->index);
 	return ms_probe_missed(t);
 }
 

@@ -13,7 +13,7 @@
 
 enum ms_kind { MS_KIND_SYSCALL, MS_KIND_CHECK, MS_KIND_CALIB };
 enum ms_state { MS_STATE_ABSENT, MS_STATE_ATTACHED, MS_STATE_FAILED, MS_STATE_OFF };
-enum ms_backend { MS_BACKEND_KRETPROBE, MS_BACKEND_FPROBE };
+enum ms_backend { MS_BACKEND_KRETPROBE, MS_BACKEND_FPROBE, MS_BACKEND_TRACEPOINT };
 
 struct ms_target {
 	struct kretprobe rp;	/* backend kretprobe */
@@ -32,11 +32,13 @@ struct ms_target {
 #define MS_NTARGETS	(MS_NCHK + MS_NSYS)
 
 /*
- * Resolve and attach every target with backend B (syscalls only when
- * SYSCALLS); never fails for a missing target.  Returns 0, or the first
- * error other than -ENOENT (a target then failed).
+ * Resolve and attach every target: the checks with backend B, the syscalls
+ * (only when SYSCALLS) with SYSB (B, or MS_BACKEND_TRACEPOINT); never fails
+ * for a missing target.  Returns 0, or the first error other than -ENOENT
+ * (a target then failed).
  */
-int ms_plan_attach(enum ms_backend b, int maxactive, bool syscalls);
+int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
+		   bool syscalls);
 /* Detach all; returns when no handler runs any more. */
 void ms_plan_detach(void);
 const struct ms_target *ms_plan_target(unsigned int i);
@@ -59,11 +61,15 @@ int ms_probe_register(struct ms_target *t, enum ms_backend b, int maxactive,
 void ms_probe_unregister(struct ms_target **ts, unsigned int n, enum ms_backend b);
 unsigned long ms_probe_missed(const struct ms_target *t);
 
-/* backend.c: the backend and mode chosen by the module parameters. */
+/*
+ * backend.c: the backends and mode chosen by the module parameters:
+ * ms_backend() for the checks, ms_syscall_backend() for the syscalls.
+ */
 enum ms_backend ms_backend(void);
+enum ms_backend ms_syscall_backend(void);
 const char *ms_backend_name(enum ms_backend b);
 bool ms_syscalls_probed(void);
-/* Resolve backend=auto; 0, or -EOPNOTSUPP (asked for one this kernel lacks). */
+/* Resolve the "auto"s; 0, or -EOPNOTSUPP (asked for one this kernel lacks). */
 int ms_backend_resolve(void);
 
 #endif /* MSEAL_STATS_PLAN_H */

@@ -56,12 +56,11 @@ static __always_inline bool ms_sys_enter(const struct ms_target *t, struct ms_in
 static __always_inline void ms_sys_exit(const struct ms_inst *in, unsigned long ret)
 {
 	u64 ns = ktime_get_ns() - in->t0;
-	bool eperm = (long)ret == -EPERM;
 
 	/* Only a stale fgraph frame from an earlier load could fail this. */
 	if (unlikely(in->cell >= MS_NCELLS))
 		return;
-	ms_stats_record(in->cell, ns, eperm, !eperm && IS_ERR_VALUE(ret));
+	ms_stats_record_syscall(in->cell, ns, ret);
 }
 
 /* Checks, and the calibration probe, which must cost exactly what they do. */

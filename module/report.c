@@ -85,6 +85,21 @@ void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
 	}
 }
 
+/* What kprobes/enabled 0 stops: kretprobes stop firing, the rest does not. */
+static const char *ms_kprobes_off_effect(const struct ms_report *r)
+{
+	bool chk = !strcmp(r->backend, "kretprobe");
+	bool sys = r->syscalls_probed && !strcmp(r->syscall_backend, "kretprobe");
+
+	if (chk && (sys || !r->syscalls_probed))
+		return "no probe fires, nothing is counted until 1 is written there";
+	if (chk)
+		return "the checks are not counted until 1 is written there (the syscalls are)";
+	if (sys)
+		return "the syscalls are not counted until 1 is written there (the checks are)";
+	return "kretprobes would not fire (these backends do not need them)";
+}
+
 static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 {
 	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
@@ -93,12 +108,15 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "backend: %s (maxactive %d), %s\n", r->backend, r->maxactive,
 		      r->syscalls_probed ? "syscalls and checks probed" :
 		      "checks only (syscalls=0: syscalls not probed, checks charged to them)");
+	if (r->syscalls_probed)
+		ms_buf_printf(b, "syscall backend: %s%s\n", r->syscall_backend,
+			      strcmp(r->syscall_backend, "tracepoint") ? "" :
+			      " (raw_syscalls sys_enter to sys_exit)");
 	if (r->kprobes_enabled)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else
 		ms_buf_printf(b, "warning: " MS_KPROBES_OFF_MSG ": %s\n",
-			      strcmp(r->backend, "kretprobe") ? "kretprobes would not fire (this backend does not need them)" :
-			      "no probe fires, nothing is counted until 1 is written there");
+			      ms_kprobes_off_effect(r));
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);
@@ -264,6 +282,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
 		      r->mseal_supported ? "true" : "false");
 	ms_buf_json_string(b, r->backend);
+	ms_buf_puts(b, ",\n  \"syscall_backend\": ");
+	ms_buf_json_string(b, r->syscalls_probed ? r->syscall_backend : "off");
 	ms_buf_printf(b, ",\n  \"syscalls_probed\": %s",
 		      r->syscalls_probed ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"kprobes_enabled\": %s",

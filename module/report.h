@@ -26,7 +26,8 @@ struct ms_report_probe {
 struct ms_report {
 	const char *kernel;
 	bool mseal_supported;
-	const char *backend;		/* "kretprobe" or "fprobe" */
+	const char *backend;		/* checks: "kretprobe" or "fprobe" */
+	const char *syscall_backend;	/* "tracepoint", "kretprobe", "fprobe" */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
 	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */
 	int maxactive;

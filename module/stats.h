@@ -6,12 +6,25 @@
 #ifndef MSEAL_STATS_STATS_H
 #define MSEAL_STATS_STATS_H
 
+#include <linux/err.h>
+#include <linux/errno.h>
 #include "cell.h"
 
 int ms_stats_init(void);
 void ms_stats_exit(void);
 /* Account one timed call to cell CELL of this CPU's table. */
 void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error);
+/*
+ * Account one syscall that returned RET: -EPERM (what a seal refuses) is
+ * counted apart from the other errors.  Every syscall side uses this.
+ */
+static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
+						    unsigned long ret)
+{
+	bool eperm = (long)ret == -EPERM;
+
+	ms_stats_record(cell, ns, eperm, !eperm && IS_ERR_VALUE(ret));
+}
 /* Sum every CPU's table into *SNAP (zeroed first). */
 void ms_stats_snapshot(struct ms_table *snap);
 /* Sum one cell over every CPU into *OUT. */

@@ -159,23 +159,42 @@ static inline long long ms_missed_total(void)
 /*
  * One result: the last snapshot's "backend" is $MS_BACKEND when set, else
  * the one /sys/module/mseal_stats/parameters/backend shows (the one in use
- * once loaded), and is "kretprobe" or "fprobe".
+ * once loaded), and is "kretprobe" or "fprobe"; its "syscall_backend" the
+ * same way with $MS_SYSCALL_BACKEND and parameters/syscall_backend.
  */
 static inline void ms_expect_backend(char *s, size_t size)
 {
 	const char *want = getenv("MS_BACKEND");
-	char param[32] = "";
+	const char *swant = getenv("MS_SYSCALL_BACKEND");
+	char param[32] = "", sparam[32] = "", sjson[32] = "";
+	bool sys_ok;
 
 	if (msj_read_file(MS_PARAM("backend"), param, sizeof(param)) < 0)
 		strcpy(param, "?");
 	param[strcspn(param, "\n")] = '\0';
+	if (msj_read_file(MS_PARAM("syscall_backend"), sparam, sizeof(sparam)) < 0)
+		strcpy(sparam, "?");
+	sparam[strcspn(sparam, "\n")] = '\0';
 	if (!want)
 		want = param;
 	if (!msj_str(ms_json, "backend", s, size))
 		snprintf(s, size, "%s", "(missing)");
+	if (!msj_str(ms_json, "syscall_backend", sjson, sizeof(sjson)))
+		strcpy(sjson, "(missing)");
+	/*
+	 * The syscall side: "off" in the report with syscalls=0; else what
+	 * MS_SYSCALL_BACKEND names (when set), which the parameter must show.
+	 */
+	if (msj_bool(ms_json, "syscalls_probed") == 0)
+		sys_ok = !strcmp(sjson, "off");
+	else
+		sys_ok = !strcmp(sjson, swant ? swant : sparam) && !strcmp(sjson, sparam) &&
+			 (!strcmp(sjson, "tracepoint") || !strcmp(sjson, "kretprobe") ||
+			  !strcmp(sjson, "fprobe"));
 	t_ok(!strcmp(s, want) && !strcmp(param, want) &&
-	     (!strcmp(s, "kretprobe") || !strcmp(s, "fprobe")),
-	     "backend %s (want %s, parameter shows %s)", s, want, param);
+	     (!strcmp(s, "kretprobe") || !strcmp(s, "fprobe")) && sys_ok,
+	     "backend %s (want %s, parameter shows %s), syscall backend %s (want %s, parameter shows %s)",
+	     s, want, param, sjson, swant ? swant : "the parameter's", sparam);
 }
 
 static inline int ms_loaded(void)

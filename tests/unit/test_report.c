@@ -28,6 +28,7 @@ static void make_report(struct ms_report *r)
 	r->kernel = "6.12.0-test";
 	r->mseal_supported = true;
 	r->backend = "kretprobe";
+	r->syscall_backend = "kretprobe";
 	r->syscalls_probed = true;
 	r->kprobes_enabled = true;
 	r->maxactive = 64;
@@ -90,6 +91,7 @@ static void test_text(const struct ms_report *r)
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
 	LINE(out, "mseal supported: yes");
 	LINE(out, "backend: kretprobe (maxactive 64), syscalls and checks probed");
+	LINE(out, "syscall backend: kretprobe");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
 	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
 	LINE(out, "  munmap               syscall  attached         3  __x64_sys_munmap");
@@ -124,6 +126,7 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "kernel", s, sizeof(s)), "6.12.0-test", "json: kernel");
 	utap_eq_u64(msj_bool(out, "mseal_supported"), 1, "json: mseal_supported");
 	utap_eq_str(msj_str(out, "backend", s, sizeof(s)), "kretprobe", "json: backend");
+	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "kretprobe", "json: syscall_backend");
 	utap_ok(msj_bool(out, "syscalls_probed") == 1, "json: syscalls_probed true");
 	utap_eq_u64(msj_int(out, "filter.tgid", -1), 0, "json: filter.tgid");
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
@@ -170,6 +173,24 @@ static void test_kprobes_off(const struct ms_report *r)
 	utap_ok(!strstr(out, "kprobes: enabled"), "text: kprobes off: no \"kprobes: enabled\" line");
 	render(&z, true);
 	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
+
+	/* What stops depends on which side is on kretprobes. */
+	z.syscall_backend = "tracepoint";
+	render(&z, false);
+	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the checks are not counted until 1 is written there (the syscalls are)");
+	z.backend = "fprobe";
+	z.syscall_backend = "kretprobe";
+	render(&z, false);
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the syscalls are not counted until 1 is written there (the checks are)");
+	z.syscall_backend = "tracepoint";
+	render(&z, false);
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): kretprobes would not fire (these backends do not need them)");
+	z.syscalls_probed = false;
+	render(&z, false);
+	utap_ok(!strstr(out, "syscall backend:"), "text: checks only: no syscall backend line");
+	render(&z, true);
+	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "off", "json: checks only: syscall_backend off");
 }
 
 static void test_buf(void)
@@ -192,7 +213,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(24 + 30 + 2 + 5 + 3);
+	utap_plan(25 + 31 + 2 + 11 + 3);
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

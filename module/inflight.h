@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * inflight.h - the entry time of syscalls in flight, kept per task, for the
+ * tracepoint syscall side (systp.c).
+ *
+ * A kretprobe or fprobe carries its per-call data from entry to return
+ * itself.  The raw_syscalls tracepoints do not: sys_enter and sys_exit are
+ * two calls, the task may sleep and migrate in between.  So the entry time
+ * waits here, in a slot owned by the task, found again at sys_exit.
+ *
+ * An open-addressed table of one-cache-line slots: a task hashes to a home
+ * slot and uses the first free one of the MS_INFLIGHT_WINDOW from there.
+ * Claiming a slot is a cmpxchg on that slot alone, freeing it a release
+ * store by its owner; only the owner writes a claimed slot, so a slot's line
+ * moves between CPUs only when its task does, or when two tasks share a
+ * window.  No lock, no shared counter.  A full window is a miss, counted by
+ * the caller, as with a kretprobe's exhausted instance pool.
+ *
+ * Pure C: also built into the unit tests (tests/unit/test_inflight.c).
+ */
+#ifndef MSEAL_STATS_INFLIGHT_H
+#define MSEAL_STATS_INFLIGHT_H
+
+#include "env.h"
+
+/* Slots looked at from a task's home slot, on claim and on release. */
+#define MS_INFLIGHT_WINDOW	8
+
+struct ms_inflight_slot {
+	const void *owner;	/* the task; NULL: free */
+	u64 t0;
+	unsigned int cell;
+} __attribute__((aligned(64)));
+
+struct ms_inflight {
+	struct ms_inflight_slot *slot;
+	unsigned int bits;	/* 1 << bits slots */
+};
+
+/* The home slot of OWNER: a multiplicative hash of the pointer. */
+static inline unsigned int ms_inflight_home(const struct ms_inflight *f,
+					    const void *owner)
+{
+	return (unsigned int)(((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >>
+			      (64 - f->bits));
+}
+
+/* Keep T0 and CELL for OWNER; false when its window is full (a miss). */
+static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
+				   u64 t0, unsigned int cell)
+{
+	unsigned int mask = (1U << f->bits) - 1, h = ms_inflight_home(f, owner), i;
+
+	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
+		struct ms_inflight_slot *s = &f->slot[(h + i) & mask];
+
+		if (READ_ONCE(s->owner) || cmpxchg(&s->owner, NULL, owner))
+			continue;
+		s->t0 = t0;
+		s->cell = cell;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Take back what OWNER put and free its slot; false when it put nothing
+ * (its sys_enter came before the probes, or was a miss).
+ */
+static inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
+				    u64 *t0, unsigned int *cell)
+{
+	unsigned int mask = (1U << f->bits) - 1, h = ms_inflight_home(f, owner), i;
+
+	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
+		struct ms_inflight_slot *s = &f->slot[(h + i) & mask];
+
+		if (READ_ONCE(s->owner) != owner)
+			continue;
+		*t0 = s->t0;
+		*cell = s->cell;
+		smp_store_release(&s->owner, NULL);
+		return true;
+	}
+	return false;
+}
+
+#endif /* MSEAL_STATS_INFLIGHT_H */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_inflight.c - the in-flight table of the tracepoint syscall side
+ * (module/inflight.h): put and take by owner, collisions within a window,
+ * a full window is a miss, a task that put nothing takes nothing, and
+ * threads hammering one small table mix up nothing and leave nothing
+ * claimed (a put may still miss there: a scan can see every slot taken one
+ * at a time while owners come and go; the count is printed).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include "inflight.h"
+#include "utap.h"
+
+#define BITS	6
+static struct ms_inflight_slot slots[1 << BITS];
+static struct ms_inflight tab = { slots, BITS };
+
+/* Owners whose home is slot H: fake task pointers, found by search. */
+static const void *owner_at(unsigned int h, unsigned int skip)
+{
+	unsigned long p;
+
+	for (p = 0x1000; ; p += 64)
+		if (ms_inflight_home(&tab, (const void *)p) == h && !skip--)
+			return (const void *)p;
+}
+
+static void test_one(void)
+{
+	const void *a = owner_at(5, 0);
+	unsigned int cell;
+	u64 t0;
+
+	utap_ok(ms_inflight_put(&tab, a, 111, 7), "put: a free home slot");
+	utap_ok(slots[5].owner == a, "put: the home slot holds the owner");
+	utap_ok(!ms_inflight_take(&tab, owner_at(5, 1), &t0, &cell),
+		"take: another owner with the same home finds nothing");
+	utap_ok(ms_inflight_take(&tab, a, &t0, &cell) && t0 == 111 && cell == 7,
+		"take: the owner gets its t0 and cell back");
+	utap_ok(slots[5].owner == NULL, "take: the slot is free again");
+	utap_ok(!ms_inflight_take(&tab, a, &t0, &cell), "take: a second take finds nothing");
+}
+
+static void test_window(void)
+{
+	const void *o[MS_INFLIGHT_WINDOW + 1];
+	unsigned int i, cell, ok = 0;
+	u64 t0;
+
+	for (i = 0; i <= MS_INFLIGHT_WINDOW; i++)
+		o[i] = owner_at(62, i);
+	for (i = 0; i < MS_INFLIGHT_WINDOW; i++)
+		ok += ms_inflight_put(&tab, o[i], 1000 + i, i);
+	utap_eq_u64(ok, MS_INFLIGHT_WINDOW, "window: as many owners of one home as the window holds");
+	utap_ok(slots[1].owner == o[3], "window: it wraps around the table's end");
+	utap_ok(!ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 1, 1),
+		"window: one more is a miss");
+	utap_ok(ms_inflight_take(&tab, o[4], &t0, &cell) && t0 == 1004 && cell == 4,
+		"window: the fifth owner takes its own back");
+	utap_ok(ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 2, 9),
+		"window: the freed slot is used again");
+	for (i = 0, ok = 0; i <= MS_INFLIGHT_WINDOW; i++)
+		ok += i != 4 && ms_inflight_take(&tab, o[i], &t0, &cell) &&
+		      t0 == (i == MS_INFLIGHT_WINDOW ? 2 : 1000 + i);
+	utap_eq_u64(ok, MS_INFLIGHT_WINDOW, "window: every owner gets its own entry back");
+	for (i = 0, ok = 0; i < (1U << BITS); i++)
+		ok += slots[i].owner == NULL;
+	utap_eq_u64(ok, 1U << BITS, "window: the table is empty after");
+}
+
+/* Threads, each an owner, put and take in a loop on one table. */
+#define NTHREADS	8
+#define ROUNDS		200000
+static struct ms_inflight small_tab;
+static struct ms_inflight_slot small_slots[1 << 3];
+static unsigned long bad[NTHREADS], misses[NTHREADS];
+
+static void *hammer(void *arg)
+{
+	unsigned long me = (unsigned long)arg, r;
+	const void *owner = &bad[me];
+	unsigned int cell;
+	u64 t0;
+
+	for (r = 0; r < ROUNDS; r++) {
+		if (!ms_inflight_put(&small_tab, owner, r * NTHREADS + me, me)) {
+			misses[me]++;
+			continue;
+		}
+		if (!ms_inflight_take(&small_tab, owner, &t0, &cell) ||
+		    t0 != r * NTHREADS + me || cell != me)
+			bad[me]++;
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pthread_t th[NTHREADS];
+	unsigned long i, nbad = 0, nmiss = 0, busy = 0;
+
+	small_tab.slot = small_slots;
+	small_tab.bits = 3;
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&th[i], NULL, hammer, (void *)i);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < NTHREADS; i++) {
+		nbad += bad[i];
+		nmiss += misses[i];
+	}
+	for (i = 0; i < 8; i++)
+		busy += small_slots[i].owner != NULL;
+	printf("# %d threads x %d rounds on 8 slots: %lu misses\n", NTHREADS, ROUNDS, nmiss);
+	utap_eq_u64(nbad, 0, "threads: every take gets its own put back");
+	utap_eq_u64(busy, 0, "threads: no slot left claimed");
+}
+
+int main(void)
+{
+	utap_plan(6 + 7 + 2);
+	test_one();
+	test_window();
+	test_threads();
+	return utap_done();
+}

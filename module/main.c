@@ -64,9 +64,9 @@ static int __init ms_init(void)
 	/* Loaded all the same: writing 1 there arms every probe again. */
 	if (!ms_kprobes_enabled())
 		pr_warn(MS_KPROBES_OFF_MSG ": %s\n",
-			ms_backend() == MS_BACKEND_KRETPROBE ?
-			"no kretprobe fires and nothing they count is counted until 1 is written there" :
-			"kretprobes would not fire; the backends in use do not need them");
+			ms_kprobes_off_effect(ms_backend_name(ms_backend()),
+					      ms_backend_name(ms_syscall_backend()),
+					      ms_syscalls_probed()));
 	return 0;
 }
 

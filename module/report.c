@@ -85,13 +85,13 @@ void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
 	}
 }
 
-/* What kprobes/enabled 0 stops: kretprobes stop firing, the rest does not. */
-static const char *ms_kprobes_off_effect(const struct ms_report *r)
+const char *ms_kprobes_off_effect(const char *backend, const char *syscall_backend,
+				  bool syscalls_probed)
 {
-	bool chk = !strcmp(r->backend, "kretprobe");
-	bool sys = r->syscalls_probed && !strcmp(r->syscall_backend, "kretprobe");
+	bool chk = !strcmp(backend, "kretprobe");
+	bool sys = syscalls_probed && !strcmp(syscall_backend, "kretprobe");
 
-	if (chk && (sys || !r->syscalls_probed))
+	if (chk && (sys || !syscalls_probed))
 		return "no probe fires, nothing is counted until 1 is written there";
 	if (chk)
 		return "the checks are not counted until 1 is written there (the syscalls are)";
@@ -116,7 +116,8 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else
 		ms_buf_printf(b, "warning: " MS_KPROBES_OFF_MSG ": %s\n",
-			      ms_kprobes_off_effect(r));
+			      ms_kprobes_off_effect(r->backend, r->syscall_backend,
+						    r->syscalls_probed));
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);

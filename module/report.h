@@ -42,6 +42,13 @@ struct ms_report {
 	const struct ms_table *t;
 };
 
+/*
+ * What kprobes/enabled 0 stops with these backends (kretprobes stop firing,
+ * fprobe and the tracepoints do not): the end of the warning, for dmesg and
+ * the report alike.
+ */
+const char *ms_kprobes_off_effect(const char *backend, const char *syscall_backend,
+				  bool syscalls_probed);
 void ms_report_text(struct ms_buf *b, const struct ms_report *r);
 void ms_report_json(struct ms_buf *b, const struct ms_report *r);
 void ms_report_hist(struct ms_buf *b, const struct ms_cell *c);

@@ -8,37 +8,31 @@
  *
  * backend is for the checks, syscall_backend for the syscalls; auto there
  * is the raw_syscalls tracepoints where the kernel has them (systp.c), else
- * what backend is.  The figures behind both defaults are in
- * docs/overhead.md; the tracepoint side is the cheapest of the three for
- * the syscalls because it pays no trampoline: see systp.c.
+ * what backend is.  Both defaults are the benchmark's choice, not the
+ * calibration's: scripts/mseal-overhead (docs/overhead.md), src-preseries-bpf
+ * and src-patched-bpf under QEMU TCG, 6 interleaved rounds of 3 s, slowdown
+ * of mseal-bench's mmap1 against no instrument in the same round (median):
  *
- * auto is kretprobe, on every kernel: of the two it slows the benchmark
- * least, which is what an instrument left loaded during a benchmark is for.
- * scripts/mseal-overhead (docs/overhead.md), src-preseries-bpf and
- * src-patched-bpf under QEMU TCG, 5 interleaved rounds of 3 s, slowdown of
- * mseal-bench against no instrument in the same round (median):
+ *   checks / syscalls          src-preseries   src-patched
+ *   kretprobe / tracepoint        42.7 % (*)       6.7 %
+ *   fprobe / tracepoint           14.3 %           8.3 %
+ *   kretprobe / kretprobe         22.6 %          16.4 %
+ *   fprobe / fprobe               48.5 %          24.4 %
  *
- *   kernel, workload         kretprobe   fprobe
- *   src-preseries mmap1        18.6 %    33.9 %
- *   src-preseries pagemove     26.1 %    38.8 %
- *   src-patched   mmap1        14.7 %    21.4 %
- *   src-patched   pagemove      6.5 %    19.9 %
+ * On src-patched mmap1 fires only its two syscalls: the tracepoints cost a
+ * third of kretprobes there.  (*) two modes, 15 % and 40-47 %, and 21.0 %
+ * in the run's second boot: kretprobe and fprobe for the checks are within
+ * the spread of each other, and kretprobe stays (it was cheaper than fprobe
+ * in the earlier run, and works on every kernel, fprobe from 6.5 only).
+ * The calibration's empty-function loop puts the two within 5 % of each
+ * other (685-734 ns kretprobe, 701-712 ns fprobe per probed call); a loop
+ * over one function is not a syscall workload, so the benchmark decides.
  *
- * The module's own calibration ranks them the other way round: one probe
- * pair on an empty function in a tight loop (calibration_outer_ns) costs
- * 650-700 ns with fprobe against 730-780 ns with kretprobe on the same
- * kernels (and 740 against 814 on debian-6.12, 863 against 933 on 7.3).
- * A loop that calls one function 200 times is not a syscall workload; the
- * benchmark is, so the benchmark decides.  On the Debian kernels the
- * benchmark did not decide (mmap1, 4 interleaved rounds of 3 s, median
- * ops/s, no instrument / kretprobe / fprobe: debian-6.12 47.9k / 37.4k /
- * 37.0k; debian-newest 61.2k / 50.7k / 54.2k, within the rounds' spread),
- * so one rule for all.  fprobe stays selectable (backend=fprobe).
- *
- * A target the backend cannot attach is reported failed.  backend=fprobe on
- * a kernel without a supported fprobe (CONFIG_FPROBE, 6.5 on:
- * MS_HAVE_FPROBE) refuses to load (-EOPNOTSUPP, and a line in dmesg); a
- * value that is none of the three: -EINVAL.
+ * A target the backend cannot attach is reported failed.  fprobe on a
+ * kernel without a supported fprobe (CONFIG_FPROBE, 6.5 on: MS_HAVE_FPROBE),
+ * or tracepoint on one without the raw_syscalls tracepoints, refuses to load
+ * (-EOPNOTSUPP, and a line in dmesg); a value the parameter does not take:
+ * -EINVAL.
  *
  * syscalls=0: the syscall wrappers are not probed (their targets are "off"),
  * only the checks, which are still charged to the syscall the task is in.

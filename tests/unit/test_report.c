@@ -213,7 +213,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(25 + 31 + 2 + 11 + 3);
+	utap_plan(25 + 31 + 2 + 16 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

@@ -68,12 +68,25 @@ static int ms_attach_check(struct ms_target *t, enum ms_backend b, int maxactive
 	return err;
 }
 
+/*
+ * A syscall: a probe on its wrapper, or, for the tracepoints, only the test
+ * that the wrapper exists (the syscall is in this kernel); they are
+ * attached all together afterwards (ms_attach_syscalls_tp).
+ */
 static int ms_attach_syscall(struct ms_target *t, enum ms_backend b, int maxactive)
 {
 	char sym[64];
 
 	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", t->name);
-	return ms_try(t, b, maxactive, sym);
+	if (b != MS_BACKEND_TRACEPOINT)
+		return ms_try(t, b, maxactive, sym);
+	if (!ms_symbol_exists(sym)) {
+		strscpy(t->symbol, sym, sizeof(t->symbol));
+		return -ENOENT;
+	}
+	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d",
+		 ms_nr_of_sys(t->index));
+	return 0;
 }
 
 /*
@@ -108,20 +121,6 @@ static int ms_attach_syscalls_tp(void)
 	return err;
 }
 
-static int ms_attach_syscall_tp(struct ms_target *t)
-{
-	char sym[64];
-
-	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", t->name);
-	if (!ms_symbol_exists(sym)) {
-		strscpy(t->symbol, sym, sizeof(t->symbol));
-		return -ENOENT;
-	}
-	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d",
-		 ms_nr_of_sys(t->index));
-	return 0;
-}
-
 static bool ms_mseal_supported;
 
 int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
@@ -150,10 +149,7 @@ int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
 				continue;
 			}
 			t->backend = sysb;
-			if (sysb == MS_BACKEND_TRACEPOINT)
-				err = ms_attach_syscall_tp(t);
-			else
-				err = ms_attach_syscall(t, sysb, maxactive);
+			err = ms_attach_syscall(t, sysb, maxactive);
 		}
 		t->err = 0;
 		if (!err) {

@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 				continue;
 			printf("%s, %s: no instrument %.0f ops/s (median of %zu rounds)\n",
 			       kn, wn, cmp_median(ops, n), n);
-			printf("  %-16s %12s %8s %17s %9s\n", "instrument", "ops/s", "ratio",
+			printf("  %-18s %12s %8s %17s %9s\n", "instrument", "ops/s", "ratio",
 			       "ratio min..max", "slowdown");
 			for (i = 0; i < insts.n; i++) {
 				const char *in = insts.v[i];
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 					continue;
 				med = cmp_median(ratio, n);	/* sorts ratio */
 				slow = 100.0 * (1.0 - med);
-				printf("  %-16s %12.0f %8.3f %8.3f..%-8.3f %8.1f%%\n", in,
+				printf("  %-18s %12.0f %8.3f %8.3f..%-8.3f %8.1f%%\n", in,
 				       cmp_median(ops, n), med, ratio[0], ratio[n - 1], slow);
 				if (!strcmp(in, "mod-all"))
 					slow_mod = slow;

@@ -10,23 +10,27 @@
  * is the raw_syscalls tracepoints where the kernel has them (systp.c), else
  * what backend is.  Both defaults are the benchmark's choice, not the
  * calibration's: scripts/mseal-overhead (docs/overhead.md), src-preseries-bpf
- * and src-patched-bpf under QEMU TCG, 6 interleaved rounds of 3 s, slowdown
- * of mseal-bench's mmap1 against no instrument in the same round (median):
+ * and src-patched-bpf under QEMU TCG, interleaved rounds of 3 s, slowdown of
+ * mseal-bench's mmap1 against no instrument in the same round (median):
  *
- *   checks / syscalls          src-preseries   src-patched
+ *   checks / syscalls          src-preseries   src-patched    (6 rounds)
  *   kretprobe / tracepoint        42.7 % (*)       6.7 %
  *   fprobe / tracepoint           14.3 %           8.3 %
  *   kretprobe / kretprobe         22.6 %          16.4 %
  *   fprobe / fprobe               48.5 %          24.4 %
+ *   checks only                                               (10 rounds)
+ *   kretprobe                     15.3 %          -2.1 %
+ *   fprobe                        18.4 %          -1.4 %
  *
  * On src-patched mmap1 fires only its two syscalls: the tracepoints cost a
- * third of kretprobes there.  (*) two modes, 15 % and 40-47 %, and 21.0 %
- * in the run's second boot: kretprobe and fprobe for the checks are within
- * the spread of each other, and kretprobe stays (it was cheaper than fprobe
- * in the earlier run, and works on every kernel, fprobe from 6.5 only).
- * The calibration's empty-function loop puts the two within 5 % of each
- * other (685-734 ns kretprobe, 701-712 ns fprobe per probed call); a loop
- * over one function is not a syscall workload, so the benchmark decides.
+ * third of kretprobes there.  (*) slow runs, which every instrument had in
+ * that round, the uninstrumented one too; 20.0 % over 10 rounds.  For the
+ * checks, kretprobe and fprobe are within the spread of each other (before
+ * 6.14 both return through rethook); kretprobe stays, since every kernel
+ * has it and fprobe needs 6.5 and CONFIG_FPROBE.  The calibration's
+ * empty-function loop agrees (685-734 ns kretprobe, 701-739 ns fprobe per
+ * probed call); a loop over one function is not a syscall workload, so the
+ * benchmark decides.
  *
  * A target the backend cannot attach is reported failed.  fprobe on a
  * kernel without a supported fprobe (CONFIG_FPROBE, 6.5 on: MS_HAVE_FPROBE),

@@ -15,3 +15,8 @@ ms_lock() {
 	flock "$MS_LOCK_FD"
 }
 ms_unlock() { flock -u "$MS_LOCK_FD"; }
+
+# Print the running script's header comment as its usage (from line 2 to
+# the first line that is not a comment, so the text can grow without a line
+# count to keep in step) and exit with $1 (default 0).
+ms_usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit "${1:-0}"; }

@@ -7,7 +7,7 @@
  *   ms_cycle hammer SECONDS [THREADS]       only the threads, for SECONDS
  *
  * MS_INSMOD_ARGS in the environment is added to each insmod (for instance
- * "backend=fprobe"); with MS_BACKEND set, each cycle's report must name
+ * "backend=kretprobe"); with MS_BACKEND set, each cycle's report must name
  * that backend.
  *
  * The threads mmap, mprotect, madvise, mremap and munmap in a loop for the
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 		if (!msj_str(ms_json, "backend", backend, sizeof(backend)))
 			strcpy(backend, "?");
 		ok = ok && (!want || !strcmp(backend, want));
-		ok = ok && ms_write(MS_TEXT, "reset\n") == 0;
+		ok = ok && ms_write(MS_COMMAND, "reset\n") == 0;
 		ok = ok && unload() == 0;
 		ok = ok && !ms_loaded();
 		t_ok(ok, "cycle %d (%s): load, read, reset, unload under %d threads and a reader (%ld ops)",

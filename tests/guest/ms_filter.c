@@ -2,11 +2,13 @@
 /*
  * ms_filter - reset, the tgid and comm filters, and bad input.
  *
- * Needs mseal_stats.ko loaded.  Writes other than "reset" (and "calibrate")
- * to /sys/kernel/debug/mseal_stats fail with EINVAL and change nothing; bad
- * tgid and comm values fail with EINVAL and leave the parameter as it was;
- * a tgid filter counts only that process, a comm filter only that command.
+ * Needs mseal_stats.ko loaded.  Commands other than "reset" and "calibrate"
+ * fail with EINVAL and change nothing; bad tgid and comm values fail with
+ * EINVAL and leave the parameter as it was, a tgid no process has with
+ * ESRCH; a thread's id selects its process; a tgid filter counts only that
+ * process, a comm filter only that command.
  */
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "mstest.h"
@@ -61,6 +63,22 @@ static void run_child(pid_t pid, int go)
 	waitpid(pid, NULL, 0);
 }
 
+/* A thread that says its id on PIPE[1] and lives until PIPE[0] closes... */
+static int tid_pipe[2], hold_pipe[2];
+
+static void *thread_tid(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	char c;
+
+	(void)arg;
+	if (write(tid_pipe[1], &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	if (read(hold_pipe[0], &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
 static long long munmap_count(void)
 {
 	ms_snapshot();
@@ -76,7 +94,7 @@ int main(void)
 	int go;
 	pid_t pid;
 
-	t_plan(5 + 1 + 1 + 6 + 2 + 3 + 4 + 1);
+	t_plan(5 + 1 + 1 + 6 + 1 + 1 + 2 + 3 + 4 + 1);
 	if (!ms_loaded()) {
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
@@ -87,24 +105,53 @@ int main(void)
 	ms_reset();
 	munmaps(N);
 	for (i = 0; i < sizeof(bad_writes) / sizeof(bad_writes[0]); i++) {
-		int err = ms_write(MS_TEXT, bad_writes[i]);
+		int err = ms_write(MS_COMMAND, bad_writes[i]);
 
 		t_ok(err == EINVAL && munmap_count() == N, "write \"%.*s\": %s, munmap count still %d",
 		     (int)strcspn(bad_writes[i], "\n"), bad_writes[i], strerror(err), N);
 	}
-	t_ok(ms_write(MS_TEXT, "calibrate\n") == 0 && munmap_count() == N, "write \"calibrate\": ok, counters kept");
+	t_ok(ms_write(MS_COMMAND, "calibrate\n") == 0 && munmap_count() == N, "write \"calibrate\": ok, counters kept");
 	t_ok(ms_reset() == 0 && munmap_count() == 0, "write \"reset\": munmap count 0");
 
-	/* Bad tgid values: EINVAL, parameter unchanged. */
-	ms_set_tgid(1234);
+	/* Bad tgid values: EINVAL, parameter unchanged (1: init, always there). */
+	ms_set_tgid(1);
 	read_param("tgid", before, sizeof(before));
 	for (i = 0; i < sizeof(bad_tgids) / sizeof(bad_tgids[0]); i++) {
 		int err = ms_write(MS_PARAM("tgid"), bad_tgids[i]);
 
 		read_param("tgid", after, sizeof(after));
-		t_ok(err == EINVAL && !strcmp(before, after) && !strcmp(after, "1234\n"),
+		t_ok(err == EINVAL && !strcmp(before, after) && !strcmp(after, "1\n"),
 		     "tgid=\"%.*s\": %s, still %.*s", (int)strcspn(bad_tgids[i], "\n"), bad_tgids[i],
 		     strerror(err), (int)strcspn(after, "\n"), after);
+	}
+	/* The highest PID (4194304) is never given out in these guests. */
+	{
+		int err = ms_write(MS_PARAM("tgid"), "4194304\n");
+
+		read_param("tgid", after, sizeof(after));
+		t_ok(err == ESRCH && !strcmp(after, "1\n"),
+		     "tgid=4194304 (no such process): %s, still %.*s", strerror(err),
+		     (int)strcspn(after, "\n"), after);
+	}
+	/* A thread's id means its process. */
+	{
+		pthread_t th;
+		pid_t tid = 0;
+		char want[32];
+
+		if (pipe(tid_pipe) || pipe(hold_pipe))
+			return 1;
+		pthread_create(&th, NULL, thread_tid, NULL);
+		if (read(tid_pipe[0], &tid, sizeof(tid)) != sizeof(tid))
+			tid = 0;
+		snprintf(want, sizeof(want), "%d\n", getpid());
+		ms_set_tgid(tid);
+		read_param("tgid", after, sizeof(after));
+		close(hold_pipe[1]);
+		pthread_join(th, NULL);
+		t_ok(tid != getpid() && !strcmp(after, want),
+		     "tgid=%d (a thread of pid %d): the filter shows %.*s", tid, getpid(),
+		     (int)strcspn(after, "\n"), after);
 	}
 	/* Bad comm values: too long for a task's comm. */
 	ms_write(MS_PARAM("comm"), "keepme\n");

@@ -10,18 +10,19 @@
  * bad writes checks that the count and every writable parameter are what
  * they were.
  *
- * /sys/kernel/debug/mseal_stats takes one command per write(2) at offset 0:
- * random bytes, empty and huge writes, a bad buffer, a command split over
- * two writes, pwrite at an offset, an embedded NUL, and many threads doing
- * all of that at once must each fail (EINVAL, EFAULT for the bad buffer).
- * The JSON file takes no write at all.
+ * parameters/command takes "reset" or "calibrate", one trailing newline
+ * allowed: random bytes, near misses, a command split over two writes, a
+ * huge write and a bad buffer, and many threads doing that at once must
+ * each fail (EINVAL; E2BIG past sysfs' page; EFAULT for the bad buffer).
+ * The report files take no write at all (EOPNOTSUPP, for root too).
  *
  * /sys/module/mseal_stats/parameters/: tgid and comm refuse what is not a
  * valid value (EINVAL, E2BIG past sysfs' page); maxactive, backend and
- * syscalls are read-only (EACCES).  Two things sysfs decides before the
- * module sees a write, and the module cannot refuse: an empty write is a
- * no-op that succeeds, and the module gets a C string, so bytes after a NUL
- * never reach it ("12\0x" is "12").  Those are shown as SKIP.
+ * syscalls are read-only (EACCES).  What sysfs decides before the module
+ * sees a write, and the module cannot refuse, is checked as what it is: an
+ * empty write is a no-op that succeeds, the module gets a C string, so
+ * bytes after a NUL never reach it ("reset\0junk" is "reset"), and the
+ * offset of a write is not the module's to see.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -79,6 +80,7 @@ static void unchanged(const char *what)
 	     (int)strcspn(comm, "\n"), comm);
 }
 
+/* Would the module take these bytes for a command?  It sees them up to a NUL. */
 static int is_command(const unsigned char *b, size_t n)
 {
 	char s[32];
@@ -91,10 +93,19 @@ static int is_command(const unsigned char *b, size_t n)
 	       !strcmp(s, "calibrate") || !strcmp(s, "calibrate\n");
 }
 
-static void debugfs_cases(void)
+/* The pkey_mprotect count again, after a write that did reset. */
+static void recount(void)
+{
+	int i;
+
+	for (i = 0; i < N_PKEY; i++)
+		syscall(SYS_pkey_mprotect, page, pg, PROT_READ | PROT_WRITE, -1);
+}
+
+static void command_cases(void)
 {
 	static const char *const bad_words[] = {
-		"", "\n", "rese", "resett", " reset", "reset ", "reset\n\n", "RESET",
+		"\n", "rese", "resett", " reset", "reset ", "reset\n\n", "RESET",
 		"calibrat", "reset;calibrate", "reset\r\n", "-1", "%s%n%p",
 	};
 	unsigned char rnd[16];
@@ -103,11 +114,11 @@ static void debugfs_cases(void)
 	size_t n;
 
 	for (i = 0; i < (int)(sizeof(bad_words) / sizeof(bad_words[0])); i++) {
-		err = raw_write(MS_TEXT, bad_words[i], strlen(bad_words[i]), -1);
+		err = raw_write(MS_COMMAND, bad_words[i], strlen(bad_words[i]), -1);
 		if (err != EINVAL && first < 0)
 			first = i;
 	}
-	t_ok(first < 0, "%zu bad words (empty, near misses, extra bytes): each EINVAL%s%s",
+	t_ok(first < 0, "%zu bad words (near misses, extra bytes): each EINVAL%s%s",
 	     sizeof(bad_words) / sizeof(bad_words[0]), first < 0 ? "" : "; not: ",
 	     first < 0 ? "" : bad_words[first]);
 	unchanged("bad words");
@@ -117,9 +128,9 @@ static void debugfs_cases(void)
 		n = 1 + rand_r(&seed) % sizeof(rnd);
 		for (size_t k = 0; k < n; k++)
 			rnd[k] = (unsigned char)rand_r(&seed);
-		if (is_command(rnd, n))
+		if (is_command(rnd, strnlen((char *)rnd, n)))
 			continue;
-		err = raw_write(MS_TEXT, rnd, n, -1);
+		err = raw_write(MS_COMMAND, rnd, n, -1);
 		all &= err == EINVAL;
 	}
 	t_ok(all, "%d writes of 1 to 16 random bytes: each EINVAL", N_RANDOM);
@@ -127,24 +138,16 @@ static void debugfs_cases(void)
 
 	memset(big, 'r', sizeof(big));
 	memcpy(big, "reset\n", 6);
-	err = raw_write(MS_TEXT, big, sizeof(big), -1);
-	t_eq(err, EINVAL, "a 1 MiB write starting with \"reset\\n\": EINVAL");
-	err = raw_write(MS_TEXT, "reset\n", (size_t)1 << 30, -1);
-	t_eq(err, EINVAL, "a 1 GiB length on a 6-byte buffer: EINVAL, nothing read");
-	err = raw_write(MS_TEXT, NULL, 6, -1);
+	err = raw_write(MS_COMMAND, big, sizeof(big), -1);
+	t_eq(err, E2BIG, "a 1 MiB write starting with \"reset\\n\": E2BIG (sysfs' page)");
+	err = raw_write(MS_COMMAND, "reset\n", (size_t)1 << 30, -1);
+	t_eq(err, E2BIG, "a 1 GiB length on a 6-byte buffer: E2BIG, nothing read");
+	err = raw_write(MS_COMMAND, NULL, 6, -1);
 	t_eq(err, EFAULT, "a NULL buffer: EFAULT");
-	err = raw_write(MS_TEXT, "", 0, -1);
-	t_eq(err, EINVAL, "a zero-length write: EINVAL");
-	unchanged("huge, bad and empty writes");
-
-	err = raw_write(MS_TEXT, "reset\0junk", 10, -1);
-	t_eq(err, EINVAL, "\"reset\\0junk\": EINVAL");
-	err = raw_write(MS_TEXT, "reset\0", 6, -1);
-	t_eq(err, EINVAL, "\"reset\\0\": EINVAL");
-	err = raw_write(MS_TEXT, "reset\n", 6, 1);
-	t_eq(err, EINVAL, "pwrite(\"reset\\n\") at offset 1: EINVAL");
+	err = raw_write(MS_COMMAND, "", 0, -1);
+	t_eq(err, 0, "a zero-length write: sysfs' no-op");
 	{
-		int fd = open(MS_TEXT, O_WRONLY);
+		int fd = open(MS_COMMAND, O_WRONLY);
 		int e1 = write(fd, "res", 3) < 0 ? errno : 0;
 		int e2 = write(fd, "et\n", 3) < 0 ? errno : 0;
 
@@ -152,21 +155,31 @@ static void debugfs_cases(void)
 		t_ok(e1 == EINVAL && e2 == EINVAL,
 		     "\"reset\" split over two writes: each part EINVAL (%d, %d)", e1, e2);
 	}
-	{
-		int fd = open(MS_TEXT, O_WRONLY);
-		int e;
+	unchanged("huge, bad, empty and split writes");
 
-		lseek(fd, 100, SEEK_SET);
-		e = write(fd, "reset\n", 6) < 0 ? errno : 0;
-		close(fd);
-		t_eq(e, EINVAL, "write(\"reset\\n\") after lseek to 100: EINVAL");
-	}
-	unchanged("NUL, offset and split writes");
+	/* What sysfs hands over, the module takes: each of these is a reset. */
+	err = raw_write(MS_COMMAND, "reset\0junk", 10, -1);
+	ms_snapshot();
+	t_ok(err == 0 && ms_get("syscalls.pkey_mprotect.count") == 0,
+	     "\"reset\\0junk\": sysfs passes \"reset\", the counters are reset (errno %d)", err);
+	recount();
+	err = raw_write(MS_COMMAND, "reset\n", 6, 1);
+	ms_snapshot();
+	t_ok(err == 0 && ms_get("syscalls.pkey_mprotect.count") == 0,
+	     "pwrite(\"reset\\n\") at offset 1: sysfs ignores the offset, a reset (errno %d)", err);
+	recount();
+	unchanged("counted again");
+}
 
+/* The reports take no command, whatever the mode lets root open. */
+static void report_cases(void)
+{
+	int err = raw_write(MS_TEXT, "reset\n", 6, -1);
+
+	t_eq(err, EOPNOTSUPP, "a write to mseal_stats: EOPNOTSUPP");
 	err = raw_write(MS_JSON, "reset\n", 6, -1);
-	t_ok(err == EACCES || err == EINVAL || err == EPERM,
-	     "a write to mseal_stats.json: refused (errno %d: %s)", err, strerror(err));
-	unchanged("write to the JSON file");
+	t_eq(err, EOPNOTSUPP, "a write to mseal_stats.json: EOPNOTSUPP");
+	unchanged("writes to the report files");
 }
 
 static atomic_int accepted;
@@ -174,7 +187,7 @@ static atomic_int accepted;
 static void *hostile_thread(void *arg)
 {
 	unsigned int seed = (unsigned int)(long)arg;
-	static const char *const words[] = { "rese", "reset\0x", "calibrat", "x" };
+	static const char *const words[] = { "rese", "resetx", "calibrat", "x" };
 	unsigned char rnd[24];
 	char tgid[32];
 	int i;
@@ -185,9 +198,10 @@ static void *hostile_thread(void *arg)
 
 		for (size_t k = 0; k < n; k++)
 			rnd[k] = (unsigned char)rand_r(&seed);
-		if (!is_command(rnd, n) && raw_write(MS_TEXT, rnd, n, -1) != EINVAL)
+		if (!is_command(rnd, strnlen((char *)rnd, n)) && rnd[0] &&
+		    raw_write(MS_COMMAND, rnd, n, -1) != EINVAL)
 			atomic_fetch_add(&accepted, 1);
-		if (raw_write(MS_TEXT, w, i % 4 == 1 ? 7 : strlen(w), -1) != EINVAL)
+		if (raw_write(MS_COMMAND, w, strlen(w), -1) != EINVAL)
 			atomic_fetch_add(&accepted, 1);
 		snprintf(tgid, sizeof(tgid), "%d%c", i, "x-. "[i % 4]);
 		if (raw_write(MS_PARAM("tgid"), tgid, strlen(tgid), -1) != EINVAL)
@@ -208,7 +222,7 @@ static void concurrent_cases(void)
 	for (i = 0; i < N_THREADS; i++)
 		pthread_join(th[i], NULL);
 	t_eq(atomic_load(&accepted), 0,
-	     "8 threads x 200 rounds of bad writes to mseal_stats, tgid and comm at once: none accepted");
+	     "8 threads x 200 rounds of bad writes to command, tgid and comm at once: none accepted");
 	unchanged("concurrent bad writers");
 }
 
@@ -292,7 +306,8 @@ int main(void)
 	param_read("comm", comm_before, sizeof(comm_before));
 	unchanged("before any bad write");
 
-	debugfs_cases();
+	command_cases();
+	report_cases();
 	param_cases();
 	concurrent_cases();
 

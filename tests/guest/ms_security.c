@@ -3,7 +3,7 @@
  * ms_security - who may read the reports, and what a hostile comm does.
  *
  * The report files are root's alone (owner root, no group or other bits:
- * mseal_stats 0600, since it takes commands, mseal_stats.json 0400), and a
+ * mseal_stats and mseal_stats.json 0400: read-only, so lockdown serves them), and a
  * process that is not root cannot open either.
  *
  * A comm is the one string in the report that a user chooses (the comm
@@ -66,7 +66,7 @@ int main(void)
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
 	}
-	mode_is(MS_TEXT, 0600);
+	mode_is(MS_TEXT, 0400);
 	mode_is(MS_JSON, 0400);
 	err = open_as_nobody(MS_TEXT);
 	t_ok(err == EACCES, "uid 65534 cannot open mseal_stats: %s", err > 0 ? strerror(err) : "opened!");

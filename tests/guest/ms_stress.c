@@ -12,7 +12,10 @@
  * exactly, and no probe missed a hit; every JSON read parses, every text
  * read is whole (starts with the header, ends with "end of report").
  * Phase 2: the same load while the reader also resets and changes the tgid
- * and comm filters between reads: no crash, every read still whole.
+ * and comm filters between reads: no crash, every read still whole, and
+ * in every JSON read every cell whole (count equal to its histogram's sum,
+ * min <= mean <= max, min 0 only with count 0) and calibration_ns not 0:
+ * resets land while handlers are halfway through cells.
  *
  * Exact counts need quiet workers: every thread and process exists before
  * the reset, and none ends before the snapshot (a thread's exit advises its
@@ -39,7 +42,8 @@ static long pg;
 static int go_pipe[2], done_pipe[2], quit_pipe[2];
 
 static atomic_int reader_stop, reader_phase;
-static long reads, bad_json, bad_text, failed_writes;
+static long reads, bad_json, bad_text, failed_writes, bad_cells, zero_calib;
+static char why[128];
 static char text_buf[1 << 18], json_buf[1 << 20];
 
 /* One round: five calls, each counted once by the module. */
@@ -130,13 +134,20 @@ static void *reader(void *arg)
 		n = read_pieces(MS_JSON, json_buf, sizeof(json_buf));
 		if (n <= 0 || !msj_valid(json_buf))
 			bad_json++;
+		else if (ms_cells_whole(json_buf, why, sizeof(why)))
+			bad_cells++;
+		else if (msj_int(json_buf, "calibration_ns", 0) <= 0)
+			zero_calib++;
 		reads++;
 		if (atomic_load(&reader_phase) != 2)
 			continue;
 		/* Phase 2: change everything a reader may change. */
-		switch (reads % 4) {
+		switch (reads % 5) {
 		case 0:
 			failed_writes += ms_reset() != 0;
+			break;
+		case 4:
+			failed_writes += ms_write(MS_COMMAND, "calibrate\n") != 0;
 			break;
 		case 1:
 			snprintf(tg, sizeof(tg), "%ld\n", reads % 3 ? 0L : (long)getpid());
@@ -182,7 +193,7 @@ int main(int argc, char **argv)
 		ops = atoi(argv[3]);
 	workers = nthreads + nprocs;
 	pg = sysconf(_SC_PAGESIZE);
-	t_plan(NSYS + 9);
+	t_plan(NSYS + 10);
 	if (!ms_loaded()) {
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
@@ -233,7 +244,7 @@ int main(int argc, char **argv)
 	     reads, bad_json, bad_text);
 
 	/* Phase 2: the reader resets and changes the filters meanwhile. */
-	reads = bad_json = bad_text = 0;
+	reads = bad_json = bad_text = 0;	/* bad_cells and zero_calib: over both */
 	atomic_store(&reader_phase, 2);
 	bad = run_phase(workers);
 	atomic_store(&reader_stop, 1);
@@ -242,7 +253,10 @@ int main(int argc, char **argv)
 	t_ok(reads > 0 && !bad_json && !bad_text,
 	     "phase 2 (resets and filter changes): %ld reads of each report, %ld JSON not parsing, %ld text not whole",
 	     reads, bad_json, bad_text);
-	t_eq(failed_writes, 0, "phase 2: every reset and filter write accepted");
+	t_eq(failed_writes, 0, "phase 2: every reset, calibrate and filter write accepted");
+	t_ok(!bad_cells && !zero_calib,
+	     "phases 1 and 2: every cell whole in every JSON read (%ld not%s%s), calibration_ns never 0 (%ld times 0)",
+	     bad_cells, bad_cells ? ", first: " : "", bad_cells ? why : "", zero_calib);
 
 	/* Let everyone go, and see them end well. */
 	close(quit_pipe[1]);

@@ -171,6 +171,27 @@ static inline long long msj_int(const char *text, const char *path, long long de
 	return strtoll(p, NULL, 10);
 }
 
+/* Sum of the integers of the array at PATH; -1 when it is missing. */
+static inline long long msj_int_sum(const char *text, const char *path)
+{
+	const char *p = msj_find(text, path);
+	long long sum = 0;
+	char *end;
+
+	if (!p || *p != '[')
+		return -1;
+	p = msj_ws(p + 1);
+	while (*p && *p != ']') {
+		sum += strtoll(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = msj_ws(end);
+		if (*p == ',')
+			p = msj_ws(p + 1);
+	}
+	return sum;
+}
+
 /* Boolean at PATH: 1, 0, or -1 when missing. */
 static inline int msj_bool(const char *text, const char *path)
 {

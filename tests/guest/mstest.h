@@ -24,6 +24,7 @@
 #define MS_TEXT		"/sys/kernel/debug/mseal_stats"
 #define MS_JSON		"/sys/kernel/debug/mseal_stats.json"
 #define MS_PARAM(p)	"/sys/module/mseal_stats/parameters/" p
+#define MS_COMMAND	MS_PARAM("command")
 #define MS_NR_MSEAL	462
 
 static int t_n, t_fail;
@@ -93,7 +94,7 @@ static inline int ms_set_tgid(long tgid)
 
 static inline int ms_reset(void)
 {
-	return ms_write(MS_TEXT, "reset\n");
+	return ms_write(MS_COMMAND, "reset\n");
 }
 
 /* Take the module's snapshot (at open) and read the JSON report. */
@@ -156,18 +157,32 @@ static inline long long ms_missed_total(void)
 	return sum;
 }
 
+/* Is NAME one of the backends the checks (CHK) or the syscalls can be on? */
+static inline bool ms_backend_known(const char *name, bool chk)
+{
+	if (chk)
+		return !strcmp(name, "direct") || !strcmp(name, "kretprobe");
+	return !strcmp(name, "tracepoint") || !strcmp(name, "kretprobe") ||
+	       !strcmp(name, "direct");
+}
+
 /*
  * One result: the last snapshot's "backend" is $MS_BACKEND when set, else
  * the one /sys/module/mseal_stats/parameters/backend shows (the one in use
- * once loaded), and is "kretprobe" or "fprobe"; its "syscall_backend" the
- * same way with $MS_SYSCALL_BACKEND and parameters/syscall_backend.
+ * once loaded), and is one the checks can be on; its "syscall_backend" the
+ * same way with $MS_SYSCALL_BACKEND and parameters/syscall_backend; and
+ * every attached check probe is on that backend, every attached syscall
+ * probe on the syscall backend (none fell back: nothing else holds their
+ * functions in these tests).
  */
 static inline void ms_expect_backend(char *s, size_t size)
 {
 	const char *want = getenv("MS_BACKEND");
 	const char *swant = getenv("MS_SYSCALL_BACKEND");
 	char param[32] = "", sparam[32] = "", sjson[32] = "";
-	bool sys_ok;
+	char path[64], kind[16], state[16], pb[16];
+	int i, wrong = 0, probes = 0;
+	bool sys_ok, on;
 
 	if (msj_read_file(MS_PARAM("backend"), param, sizeof(param)) < 0)
 		strcpy(param, "?");
@@ -185,16 +200,86 @@ static inline void ms_expect_backend(char *s, size_t size)
 	 * The syscall side: "off" in the report with syscalls=0; else what
 	 * MS_SYSCALL_BACKEND names (when set), which the parameter must show.
 	 */
-	if (msj_bool(ms_json, "syscalls_probed") == 0)
+	on = msj_bool(ms_json, "syscalls_probed") != 0;
+	if (!on)
 		sys_ok = !strcmp(sjson, "off");
 	else
 		sys_ok = !strcmp(sjson, swant ? swant : sparam) && !strcmp(sjson, sparam) &&
-			 (!strcmp(sjson, "tracepoint") || !strcmp(sjson, "kretprobe") ||
-			  !strcmp(sjson, "fprobe"));
-	t_ok(!strcmp(s, want) && !strcmp(param, want) &&
-	     (!strcmp(s, "kretprobe") || !strcmp(s, "fprobe")) && sys_ok,
-	     "backend %s (want %s, parameter shows %s), syscall backend %s (want %s, parameter shows %s)",
-	     s, want, param, sjson, swant ? swant : "the parameter's", sparam);
+			 ms_backend_known(sjson, false);
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "probes.%d.kind", i);
+		if (!msj_str(ms_json, path, kind, sizeof(kind)))
+			break;
+		snprintf(path, sizeof(path), "probes.%d.state", i);
+		msj_str(ms_json, path, state, sizeof(state));
+		if (strcmp(state, "attached"))
+			continue;
+		probes++;
+		snprintf(path, sizeof(path), "probes.%d.backend", i);
+		if (!msj_str(ms_json, path, pb, sizeof(pb)) ||
+		    strcmp(pb, !strcmp(kind, "check") ? s : sjson))
+			wrong++;
+	}
+	t_ok(!strcmp(s, want) && !strcmp(param, want) && ms_backend_known(s, true) &&
+	     sys_ok && (probes > 0 || !on) && !wrong,
+	     "backend %s (want %s, parameter shows %s), syscall backend %s (want %s, parameter shows %s), %d attached probes, %d on another backend",
+	     s, want, param, sjson, swant ? swant : "the parameter's", sparam, probes, wrong);
+}
+
+/*
+ * Is the statistics cell at CELL (a JSON object: count, ns.min, ns.max,
+ * ns.total, ns.hist) whole?  The count is the histogram's sum, and
+ * min <= mean <= max with min 0 only when nothing was counted: what a
+ * reset racing with a handler halfway through a cell used to break.
+ */
+static inline bool ms_cell_whole(const char *cell)
+{
+	long long n = msj_int(cell, "count", -1), h = msj_int_sum(cell, "ns.hist");
+	long long min = msj_int(cell, "ns.min", -1), max = msj_int(cell, "ns.max", -1);
+	long long total = msj_int(cell, "ns.total", -1);
+
+	if (n < 0 || h < 0 || min < 0 || max < 0 || total < 0 || n != h)
+		return false;
+	if (n == 0)
+		return min == 0 && max == 0 && total == 0;
+	return min > 0 && min <= total / n && total / n <= max;
+}
+
+/*
+ * Every cell of report JSON: each syscall's, and each check's under every
+ * syscall, "other" and "worker".  Returns how many are not whole; names
+ * the first in WHY.
+ */
+static inline int ms_cells_whole(const char *json, char *why, size_t size)
+{
+	static const char *const sys[] = {
+		"mmap", "munmap", "mremap", "mprotect", "pkey_mprotect", "madvise",
+		"process_madvise", "brk", "mseal", "shmdt",
+	};
+	static const char *const chk[] = {
+		"can_modify_mm", "can_modify_mm_madv", "can_modify_vma", "can_modify_vma_madv",
+	};
+	char path[128];
+	const char *c;
+	int bad = 0;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(sys) / sizeof(sys[0]) + 2; i++) {
+		const char *row = i < 10 ? sys[i] : i == 10 ? "other" : "worker";
+
+		snprintf(path, sizeof(path), i < 10 ? "syscalls.%s" : "%s", row);
+		c = msj_find(json, path);
+		if (c && i < 10 && !ms_cell_whole(c) && !bad++)
+			snprintf(why, size, "%s", path);
+		for (k = 0; k < sizeof(chk) / sizeof(chk[0]); k++) {
+			snprintf(path, sizeof(path), i < 10 ? "syscalls.%s.checks.%s" : "%s.%s",
+				 row, chk[k]);
+			c = msj_find(json, path);
+			if (c && !ms_cell_whole(c) && !bad++)
+				snprintf(why, size, "%s", path);
+		}
+	}
+	return bad;
 }
 
 static inline int ms_loaded(void)

@@ -52,10 +52,12 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
-# mseal-compare's statistics, on the host.
-build/mseal-compare-summary: scripts/compare/summarize.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
+# mseal-compare report: every statistic and conversion of a comparison, on the host.
+REPORT_SRCS := $(addprefix scripts/compare/,report.c records.c explain.c warn.c cmpstats.c)
+# Names and messages are cut to their buffers on purpose (snprintf).
+build/mseal-compare-report: $(REPORT_SRCS) $(wildcard scripts/compare/*.h) tests/guest/msjson.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/summarize.c scripts/compare/cmpstats.c -lm
+	$(CC) -O2 -Wall -Wextra -Werror -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
 # The same programs for arm64 guests, with Debian's cross compiler.
 CROSS_ARM64 ?= aarch64-linux-gnu-
@@ -71,18 +73,10 @@ build/guest-arm64/mseal-bench: $(BENCH_DEPS)
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc $(BENCH_CFLAGS) -static -o $@ $(BENCH_SRCS) -lpthread -lm
 
-build/mseal-compare-explain: scripts/compare/explain.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h tests/guest/msjson.h
-	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/explain.c scripts/compare/cmpstats.c -lm
-
 # mseal-overhead's table of ratios.
 build/mseal-overhead-summary: scripts/compare/overhead.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/overhead.c scripts/compare/cmpstats.c -lm
-
-build/mseal-compare-syscalls: scripts/compare/syscalls.c tests/guest/msjson.h
-	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/syscalls.c
 
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
 UNIT_SRCS := $(wildcard tests/unit/*.c)

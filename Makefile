@@ -82,6 +82,7 @@ UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=ad
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 UNIT_LINK_test_cmpstats := -lm
+UNIT_LINK_test_ratio := -lm
 UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)

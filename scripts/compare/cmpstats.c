@@ -197,7 +197,9 @@ void cmp_compare(const double *a, size_t na, const double *b, size_t nb, struct 
 	memcpy(ta, a, na * sizeof(*a));
 	memcpy(tb, b, nb * sizeof(*b));
 	out->p = cmp_mannwhitney(ta, na, tb, nb, &u);
-	cmp_bootstrap_delta(ta, na, tb, nb, CMP_ROUNDS, 0.95, 0x5eed, scratch, &out->lo, &out->hi);
+	/* Resampling one boot gives that boot back: no interval. */
+	if (na > 1 && nb > 1)
+		cmp_bootstrap_delta(ta, na, tb, nb, CMP_ROUNDS, 0.95, 0x5eed, scratch, &out->lo, &out->hi);
 	out->a = cmp_median(ta, na);
 	out->b = cmp_median(tb, nb);
 	out->delta_pct = 100.0 * (out->b / out->a - 1.0);

@@ -44,7 +44,10 @@ struct cmp_ab {
 	double p;		/* Mann-Whitney */
 };
 
-/* All of cmp_ab for a and b (copied, not reordered); NaN where a side is empty. */
+/*
+ * All of cmp_ab for a and b (copied, not reordered); NaN where a side is
+ * empty, and no interval (NaN) with fewer than two values on a side.
+ */
 void cmp_compare(const double *a, size_t na, const double *b, size_t nb, struct cmp_ab *out);
 
 /*

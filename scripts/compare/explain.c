@@ -91,8 +91,11 @@ void explain(const struct record *recs, const int *ia, int na, const int *ib, in
 			   1e9 / cmp_median(scratch + 2 * out->na, (size_t)out->nb);
 	out->check_a = cmp_median(scratch + out->na, (size_t)out->na);
 	out->check_b = cmp_median(scratch + 2 * out->na + out->nb, (size_t)out->nb);
-	cmp_bootstrap_ratio(oa, ca, (size_t)out->na, ob, cb, (size_t)out->nb, ROUNDS, 0.95,
-			    0x5eed, scratch, &out->lo, &out->hi);
+	if (out->ratio == 0)
+		out->ratio = 0;	/* not -0 */
+	if (out->na > 1 && out->nb > 1)
+		cmp_bootstrap_ratio(oa, ca, (size_t)out->na, ob, cb, (size_t)out->nb, ROUNDS, 0.95,
+				    0x5eed, scratch, &out->lo, &out->hi);
 	/* An interval wider than 1 cannot tell "none of it" from "all of it". */
 	out->too_wide = !isfinite(out->lo) || !isfinite(out->hi) || out->hi - out->lo > 1.0;
 }

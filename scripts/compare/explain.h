@@ -25,7 +25,7 @@ struct explained {
 	int na, nb;			/* boots with both phases */
 	double measured_ns;		/* 1e9 / median ops/s of A less B, without the module */
 	double check_a, check_b;	/* median net check ns per operation, with it */
-	double ratio, lo, hi;		/* (check_a - check_b) / measured_ns, 95 % CI */
+	double ratio, lo, hi;		/* (check_a - check_b) / measured_ns, 95 % CI (NaN: one boot) */
 	int too_wide;			/* the interval says nothing */
 };
 

@@ -21,12 +21,11 @@ do for [t = 1:2] {
 	if (t == 2) { set terminal svg size (240 * n + 80), (330 * rows + 60) font ',10'; ext = 'svg' }
 
 	set output dir.'/boots.'.ext
-	set multiplot layout rows, n title sprintf('ops/s per boot: A = %s (%d boots, blue), B = %s (%d boots, orange); bars: medians', a, na, b, nb)
+	set multiplot layout rows, n title sprintf('ops/s per boot: A = %s (%d boot(s), blue), B = %s (%d boot(s), orange); bars: medians', a, na, b, nb)
 	set xtics ('A' 0, 'B' 1)
 	set xrange [-0.6:1.6]
 	set key off
 	set grid ytics
-	set format y '%.0s%c'
 	do for [p = 0:rows - 1] {
 		do for [i = 1:n] {
 			set title word(names, i)
@@ -38,7 +37,6 @@ do for [t = 1:2] {
 		}
 	}
 	unset multiplot
-	unset format
 	unset ylabel
 
 	if (t == 1) { set terminal pngcairo size (with_module ? 1000 : 560), (40 * n + 160) font ',10' }

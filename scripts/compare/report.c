@@ -247,6 +247,39 @@ static void text_account(const char *label, const char *rel, const struct acct *
 	}
 }
 
+/*
+ * Where the ratio's interval says nothing, one plain sentence per reason,
+ * naming the workloads: one boot, a resample with no difference at all, or
+ * an interval wider than 0 to 1.
+ */
+static void too_wide_sentences(void)
+{
+	static const char *const why[3] = {
+		"one boot of a kernel gives no interval: the ratio cannot say how much of the "
+		"difference the checks explain; record more boots",
+		"some resamples of the boots differ by nothing at all, so the ratio has no interval "
+		"and cannot say how much of the difference the checks explain; more boots will",
+		"the ratio's 95 % interval is wider than 0 to 1: too wide to say how much of the "
+		"difference the checks explain; more boots narrow it, about as 1/sqrt(boots)",
+	};
+	int k, i, n;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0, n = 0; i < nres; i++) {
+			const struct explained *e = &res[i].ex;
+			int reason;
+
+			if (!e->na || !e->nb || !e->too_wide)
+				continue;
+			reason = e->na < 2 || e->nb < 2 ? 0 : isnan(e->lo) ? 1 : 2;
+			if (reason == k)
+				say("%s%s", n++ ? ", " : "  ", res[i].name);
+		}
+		if (n)
+			say(": %s.\n", why[k]);
+	}
+}
+
 static void text_explained(void)
 {
 	int i, any = 0;
@@ -272,27 +305,15 @@ static void text_explained(void)
 		    e->measured_ns, e->check_a, e->check_b, e->check_a - e->check_b,
 		    NUM("%.2f", e->ratio), ci);
 	}
-	for (i = 0; i < nres; i++) {
-		const struct explained *e = &res[i].ex;
-
-		if (!e->na || !e->nb || !e->too_wide)
-			continue;
-		if (isnan(e->lo))
-			say("  %s: some resamples of the boots differ by nothing at all, so the ratio has no "
-			    "interval: it cannot say how much of the difference the checks explain; more "
-			    "boots will.\n", res[i].name);
-		else
-			say("  %s: the ratio's 95 %% interval, [%.2f, %.2f], is too wide to say how much of "
-			    "the difference the checks explain (it is wider than 0 to 1); more boots narrow "
-			    "it, about as 1/sqrt(boots).\n", res[i].name, e->lo, e->hi);
-	}
+	too_wide_sentences();
 	say("  (measured = 1e9 / median ops/s of A less that of B, without the module; checks =\n"
 	    "   the module's net check time per operation, raw less calibration_ns per check,\n"
 	    "   median over boots; ratio = (checks A - checks B) / measured: 1 when the checks'\n"
 	    "   own time is the whole difference; one operation:");
-	for (i = 0; i < nres; i++)
+	for (i = 0, any = 0; i < nres; i++)
 		if (res[i].ex.op && (i == 0 || res[i].ex.op != res[i - 1].ex.op))
-			say(" %s%s = %s", i ? "; " : "", res[i].ex.op->name, res[i].ex.op->what);
+			say("%s%s%s = %s", any++ ? "; " : " ", res[i].ex.op->name,
+			    strchr(res[i].ex.op->name, '-') ? "N" : "", res[i].ex.op->what);
 	say(")\n");
 }
 
@@ -562,7 +583,7 @@ int main(int argc, char **argv)
 	}
 	txt = open_in(dir, "summary.txt");
 	say("mseal-compare report of %s\n", dir);
-	say("A = %s (%d boots), B = %s (%d boots)\n", ra, na, rb, nb);
+	say("A = %s (%d boot%s), B = %s (%d boot%s)\n", ra, na, na == 1 ? "" : "s", rb, nb, nb == 1 ? "" : "s");
 	say("machine: %s, %s; governor %s, turbo %s\n", recs[ia[0]].cpu, recs[ia[0]].arch,
 	    recs[ia[0]].governor[0] ? recs[ia[0]].governor : "not exposed",
 	    recs[ia[0]].turbo[0] ? recs[ia[0]].turbo : "not exposed");

@@ -45,7 +45,7 @@ int compare_warnings(const struct record *recs, const int *ia, int na, const int
 
 	if (na < WARN_MIN_BOOTS || nb < WARN_MIN_BOOTS)
 		snprintf(out[k++], WARN_LEN,
-			 "only %d boots of A and %d of B: with fewer than %d of each the intervals "
+			 "only %d boot(s) of A and %d of B: with fewer than %d of each the intervals "
 			 "are too wide to trust; record at least %d boots of each kernel "
 			 "(12 or more for a figure to publish)",
 			 na, nb, WARN_MIN_BOOTS, WARN_MIN_BOOTS);

@@ -248,30 +248,38 @@ static void text_account(const char *label, const char *rel, const struct acct *
 }
 
 /*
- * Where the ratio's interval says nothing, one plain sentence per reason,
- * naming the workloads: one boot, a resample with no difference at all, or
- * an interval wider than 0 to 1.
+ * Where the ratio says nothing, or says no, one plain sentence per reason,
+ * naming the workloads: one boot, a resample with no difference at all, an
+ * interval wider than 0 to 1, or an interval wholly below 0 (the kernels
+ * differ the other way from their checks).
  */
 static void too_wide_sentences(void)
 {
-	static const char *const why[3] = {
+	static const char *const why[4] = {
 		"one boot of a kernel gives no interval: the ratio cannot say how much of the "
 		"difference the checks explain; record more boots",
 		"some resamples of the boots differ by nothing at all, so the ratio has no interval "
 		"and cannot say how much of the difference the checks explain; more boots will",
 		"the ratio's 95 % interval is wider than 0 to 1: too wide to say how much of the "
 		"difference the checks explain; more boots narrow it, about as 1/sqrt(boots)",
+		"the ratio's 95 % interval is below 0: the kernel that spends more time in checks "
+		"is the faster one here, so something other than the checks decides the difference",
 	};
 	int k, i, n;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		for (i = 0, n = 0; i < nres; i++) {
 			const struct explained *e = &res[i].ex;
 			int reason;
 
-			if (!e->na || !e->nb || !e->too_wide)
+			if (!e->na || !e->nb)
 				continue;
-			reason = e->na < 2 || e->nb < 2 ? 0 : isnan(e->lo) ? 1 : 2;
+			if (e->too_wide)
+				reason = e->na < 2 || e->nb < 2 ? 0 : isnan(e->lo) ? 1 : 2;
+			else if (e->hi < 0)
+				reason = 3;
+			else
+				continue;
 			if (reason == k)
 				say("%s%s", n++ ? ", " : "  ", res[i].name);
 		}

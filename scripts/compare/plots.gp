@@ -43,7 +43,16 @@ do for [t = 1:2] {
 	if (t == 2) { set terminal svg size (with_module ? 1000 : 560), (40 * n + 160) font ',10' }
 	set output dir.'/deltas.'.ext
 	set multiplot layout 1, (with_module ? 2 : 1) title sprintf("B against A, median ops/s over boots, with 95 %% bootstrap intervals\nA = %s, B = %s", a, b)
-	set xrange [*:*]
+	# One x range for both panels, so that they read side by side: every
+	# delta and interval end (one boot: no interval, the delta alone).
+	xlo = 0; xhi = 0
+	do for [c in (with_module ? "3 4 5 6 7 8" : "3 4 5")] {
+		undefine STATS_*
+		stats data.'/deltas.dat' using (column(int(c))) nooutput
+		if (exists("STATS_min")) { xlo = (STATS_min < xlo ? STATS_min : xlo); xhi = (STATS_max > xhi ? STATS_max : xhi) }
+	}
+	pad = (xhi - xlo) * 0.05 + 1
+	set xrange [xlo - pad:xhi + pad]
 	set xtics autofreq
 	set yrange [0.5:n + 0.5]
 	set ytics scale 0

@@ -348,29 +348,38 @@ static void jstr(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* ", "key": number" (sep "" for the first of an object). */
+static void jfield(FILE *f, const char *sep, const char *key, double v)
+{
+	fprintf(f, "%s\"%s\": ", sep, key);
+	jnum(f, v);
+}
+
+static void jci(FILE *f, double lo, double hi)
+{
+	fprintf(f, ", \"ci95\": [");
+	jnum(f, lo);
+	fprintf(f, ", ");
+	jnum(f, hi);
+	fprintf(f, "]");
+}
+
 static void jpair(FILE *f, const char *key, double a, double b)
 {
-	fprintf(f, "\"%s\": {\"a\": ", key);
-	jnum(f, a);
-	fprintf(f, ", \"b\": ");
-	jnum(f, b);
+	fprintf(f, "\"%s\": {", key);
+	jfield(f, "", "a", a);
+	jfield(f, ", ", "b", b);
 	fprintf(f, "}");
 }
 
 static void jab(FILE *f, const struct cmp_ab *s)
 {
-	fprintf(f, "\"boots\": {\"a\": %zu, \"b\": %zu}, \"a_ops\": ", s->na, s->nb);
-	jnum(f, s->a);
-	fprintf(f, ", \"b_ops\": ");
-	jnum(f, s->b);
-	fprintf(f, ", \"delta_pct\": ");
-	jnum(f, s->delta_pct);
-	fprintf(f, ", \"ci95\": [");
-	jnum(f, s->lo);
-	fprintf(f, ", ");
-	jnum(f, s->hi);
-	fprintf(f, "], \"p\": ");
-	jnum(f, s->p);
+	fprintf(f, "\"boots\": {\"a\": %zu, \"b\": %zu}", s->na, s->nb);
+	jfield(f, ", ", "a_ops", s->a);
+	jfield(f, ", ", "b_ops", s->b);
+	jfield(f, ", ", "delta_pct", s->delta_pct);
+	jci(f, s->lo, s->hi);
+	jfield(f, ", ", "p", s->p);
 }
 
 static void json_account(FILE *f, const struct acct *a)
@@ -436,17 +445,13 @@ static void json_summary(const char *dir, const char *ra, const char *rb, int na
 		if (e->na && e->nb) {
 			fprintf(f, "{\"operation\": ");
 			jstr(f, e->op->what);
-			fprintf(f, ", \"boots\": {\"a\": %d, \"b\": %d}, \"measured_ns_per_op\": ", e->na, e->nb);
-			jnum(f, e->measured_ns);
+			fprintf(f, ", \"boots\": {\"a\": %d, \"b\": %d}", e->na, e->nb);
+			jfield(f, ", ", "measured_ns_per_op", e->measured_ns);
 			fprintf(f, ", ");
 			jpair(f, "check_ns_per_op", e->check_a, e->check_b);
-			fprintf(f, ", \"ratio\": ");
-			jnum(f, e->ratio);
-			fprintf(f, ", \"ci95\": [");
-			jnum(f, e->lo);
-			fprintf(f, ", ");
-			jnum(f, e->hi);
-			fprintf(f, "], \"too_wide\": %s}", e->too_wide ? "true" : "false");
+			jfield(f, ", ", "ratio", e->ratio);
+			jci(f, e->lo, e->hi);
+			fprintf(f, ", \"too_wide\": %s}", e->too_wide ? "true" : "false");
 		} else {
 			fprintf(f, "null");
 		}

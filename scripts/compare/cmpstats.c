@@ -2,6 +2,7 @@
 /* Statistics for mseal-compare: see cmpstats.h. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmpstats.h"
 
@@ -100,6 +101,9 @@ double cmp_quantile(const double *v, size_t n, double q)
 
 	if (lo + 1 >= n)
 		return v[n - 1];
+	/* Equal neighbours, infinite ones too (inf - inf is NaN). */
+	if (v[lo] == v[lo + 1])
+		return v[lo];
 	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
@@ -120,4 +124,83 @@ void cmp_bootstrap_delta(const double *a, size_t na, const double *b, size_t nb,
 	cmp_sort(d, rounds);
 	*lo = cmp_quantile(d, rounds, (1 - level) / 2);
 	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
+}
+
+/* The ratio of boots already laid out in t: oa, ca, ob, cb one after the other. */
+static double ratio_in_place(double *t, size_t na, size_t nb)
+{
+	double ca = cmp_median(t + na, na), cb = cmp_median(t + 2 * na + nb, nb);
+	double num = ca - cb;
+	double den = 1e9 / cmp_median(t, na) - 1e9 / cmp_median(t + 2 * na, nb);
+
+	if (den == 0)
+		return num == 0 ? NAN : copysign(INFINITY, num);
+	return num / den;
+}
+
+double cmp_explained_ratio(const double *oa, const double *ca, size_t na,
+			   const double *ob, const double *cb, size_t nb, double *scratch)
+{
+	memcpy(scratch, oa, na * sizeof(*oa));
+	memcpy(scratch + na, ca, na * sizeof(*ca));
+	memcpy(scratch + 2 * na, ob, nb * sizeof(*ob));
+	memcpy(scratch + 2 * na + nb, cb, nb * sizeof(*cb));
+	return ratio_in_place(scratch, na, nb);
+}
+
+void cmp_bootstrap_ratio(const double *oa, const double *ca, size_t na,
+			 const double *ob, const double *cb, size_t nb,
+			 unsigned int rounds, double level, uint64_t seed,
+			 double *scratch, double *lo, double *hi)
+{
+	double *t = scratch, *d = scratch + 2 * (na + nb);
+	uint64_t s = seed ? seed : 1;
+	unsigned int r;
+	size_t i, j;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < na; i++) {
+			j = next_rand(&s) % na;
+			t[i] = oa[j];
+			t[na + i] = ca[j];
+		}
+		for (i = 0; i < nb; i++) {
+			j = next_rand(&s) % nb;
+			t[2 * na + i] = ob[j];
+			t[2 * na + nb + i] = cb[j];
+		}
+		d[r] = ratio_in_place(t, na, nb);
+		if (isnan(d[r])) {
+			*lo = *hi = NAN;
+			return;
+		}
+	}
+	cmp_sort(d, rounds);
+	*lo = cmp_quantile(d, rounds, (1 - level) / 2);
+	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
+}
+
+/* Bootstrap rounds: enough that the interval's ends move by < 0.1 % between seeds. */
+#define CMP_ROUNDS 10000
+#define CMP_MAX_N 4096
+
+void cmp_compare(const double *a, size_t na, const double *b, size_t nb, struct cmp_ab *out)
+{
+	static double ta[CMP_MAX_N], tb[CMP_MAX_N], scratch[2 * CMP_MAX_N + CMP_ROUNDS];
+	double u;
+
+	out->na = na;
+	out->nb = nb;
+	out->a = out->b = out->delta_pct = out->lo = out->hi = out->p = NAN;
+	if (!na || !nb || na > CMP_MAX_N || nb > CMP_MAX_N)
+		return;
+	memcpy(ta, a, na * sizeof(*a));
+	memcpy(tb, b, nb * sizeof(*b));
+	out->p = cmp_mannwhitney(ta, na, tb, nb, &u);
+	/* Resampling one boot gives that boot back: no interval. */
+	if (na > 1 && nb > 1)
+		cmp_bootstrap_delta(ta, na, tb, nb, CMP_ROUNDS, 0.95, 0x5eed, scratch, &out->lo, &out->hi);
+	out->a = cmp_median(ta, na);
+	out->b = cmp_median(tb, nb);
+	out->delta_pct = 100.0 * (out->b / out->a - 1.0);
 }

@@ -45,6 +45,16 @@ static inline const char *msj_skip_string(const char *p)
 	return *p == '"' ? p + 1 : NULL;
 }
 
+/* Skip one or more digits; false when there is none. */
+static inline bool msj_digits(const char **p)
+{
+	const char *s = *p;
+
+	while (**p >= '0' && **p <= '9')
+		(*p)++;
+	return *p > s;
+}
+
 /* Skip any value; NULL when malformed. */
 static inline const char *msj_skip(const char *p)
 {
@@ -84,18 +94,26 @@ static inline const char *msj_skip(const char *p)
 	if (!strncmp(p, "null", 4))
 		return p + 4;
 	if (*p == '-' || (*p >= '0' && *p <= '9')) {
-		const char *s = p;
-
 		if (*p == '-')
 			p++;
-		while (*p >= '0' && *p <= '9')
+		if (!msj_digits(&p))
+			return NULL;
+		/* mseal-bench's summaries have fractions (spread_pct). */
+		if (*p == '.' && (p++, !msj_digits(&p)))
+			return NULL;
+		if (*p == 'e' || *p == 'E') {
 			p++;
-		return p > s && p[-1] != '-' ? p : NULL;
+			if (*p == '+' || *p == '-')
+				p++;
+			if (!msj_digits(&p))
+				return NULL;
+		}
+		return p;
 	}
 	return NULL;
 }
 
-/* Is TEXT exactly one well-formed JSON value (integers only)? */
+/* Is TEXT exactly one well-formed JSON value? */
 static inline bool msj_valid(const char *text)
 {
 	const char *p = msj_skip(text);
@@ -190,6 +208,16 @@ static inline long long msj_int_sum(const char *text, const char *path)
 			p = msj_ws(p + 1);
 	}
 	return sum;
+}
+
+/* Number at PATH (fractions and exponents too); DEF when missing or not a number. */
+static inline double msj_num(const char *text, const char *path, double def)
+{
+	const char *p = msj_find(text, path);
+
+	if (!p || !(*p == '-' || (*p >= '0' && *p <= '9')))
+		return def;
+	return strtod(p, NULL);
 }
 
 /* Boolean at PATH: 1, 0, or -1 when missing. */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading boot records: see records.h. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmpstats.h"
+#include "records.h"
+#include "../../tests/guest/msjson.h"
+
+const char *const rec_syscalls[REC_NSYS] = {
+	"mmap", "munmap", "mremap", "mprotect", "pkey_mprotect", "madvise",
+	"process_madvise", "brk", "mseal", "shmdt",
+};
+const char *const rec_checks[REC_NCHK] = {
+	"can_modify_mm", "can_modify_mm_madv", "can_modify_vma", "can_modify_vma_madv",
+};
+
+/* The module's JSON can be large (a histogram per cell); meta.json is small. */
+static char text[4 << 20];
+
+int rec_syscall_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < REC_NSYS; i++)
+		if (!strcmp(rec_syscalls[i], name))
+			return i;
+	return -1;
+}
+
+const struct boot_wl *record_wl(const struct record *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nwl; i++)
+		if (!strcmp(r->wl[i].name, name))
+			return &r->wl[i];
+	return NULL;
+}
+
+/* Read FILE of record folder RDIR into text; 0 when it is valid JSON. */
+static int read_json(const char *rdir, const char *file)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", rdir, file);
+	if (msj_read_file(path, text, sizeof(text)) <= 0 || !msj_valid(text))
+		return -1;
+	return 0;
+}
+
+/*
+ * One run's ops/s from its mseal-bench JSON: the median of its seconds, or
+ * for munmap-vmas (one VMA count a run) 1e9 / the median munmap ns, so the
+ * same statistics apply.  NaN when there is none.
+ */
+static double bench_ops(const char *rdir, const char *file)
+{
+	double ns;
+
+	if (read_json(rdir, file))
+		return NAN;
+	ns = msj_num(text, "points.0.munmap_ns_median", -1);
+	if (ns > 0)
+		return 1e9 / ns;
+	ns = msj_num(text, "median", -1);
+	return ns > 0 ? ns : NAN;
+}
+
+/* Add one module report to acct; unknown fields are ignored, missing ones are 0. */
+static int add_report(const char *rdir, const char *file, struct acct *a)
+{
+	char key[160];
+	double calib;
+	int s, c;
+
+	if (read_json(rdir, file))
+		return -1;
+	calib = msj_num(text, "calibration_ns", 0);
+	for (s = 0; s < REC_NSYS; s++) {
+		snprintf(key, sizeof(key), "syscalls.%s.count", rec_syscalls[s]);
+		a->calls[s] += msj_num(text, key, 0);
+		snprintf(key, sizeof(key), "syscalls.%s.ns.total", rec_syscalls[s]);
+		a->ns[s] += msj_num(text, key, 0);
+		for (c = 0; c < REC_NCHK; c++) {
+			double n, t;
+
+			snprintf(key, sizeof(key), "syscalls.%s.checks.%s.count", rec_syscalls[s], rec_checks[c]);
+			n = msj_num(text, key, 0);
+			snprintf(key, sizeof(key), "syscalls.%s.checks.%s.ns.total", rec_syscalls[s], rec_checks[c]);
+			t = msj_num(text, key, 0);
+			a->checks[s] += n;
+			a->check_ns[s] += t;
+			/* Net of the probe's own share, floored at zero. */
+			a->check_net_ns[s] += t - n * calib > 0 ? t - n * calib : 0;
+		}
+	}
+	a->reports++;
+	return 0;
+}
+
+static void str_at(const char *path, char *buf, size_t size)
+{
+	if (!msj_str(text, path, buf, size))
+		buf[0] = '\0';
+}
+
+/* A record's run list, read from meta.json before the runs' files (one buffer). */
+static struct run {
+	char wl[48], bench[128], report[128];
+	int with;
+} runs[REC_MAX_WL * REC_MAX_RUNS];
+
+/* The values of one phase of one workload, before their median is taken. */
+struct samples {
+	double v[REC_MAX_WL][2][REC_MAX_RUNS];
+	int n[REC_MAX_WL][2];
+};
+
+static struct boot_wl *wl_slot(struct record *r, const char *name)
+{
+	struct boot_wl *w;
+	int i;
+
+	for (i = 0; i < r->nwl; i++)
+		if (!strcmp(r->wl[i].name, name))
+			return &r->wl[i];
+	if (r->nwl == REC_MAX_WL)
+		return NULL;
+	w = &r->wl[r->nwl++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	return w;
+}
+
+/* Load one record folder; 0, or -1 with a reason. */
+static int load_one(const char *dir, const char *name, struct record *r, char *err, size_t errlen)
+{
+	static struct samples s;
+	char rdir[4096], key[64];
+	int i, k, nruns = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&s, 0, sizeof(s));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(rdir, sizeof(rdir), "%s/%s", dir, name);
+	if (read_json(rdir, "meta.json")) {
+		snprintf(err, errlen, "%s: meta.json is not valid JSON", name);
+		return -1;
+	}
+	str_at("release", r->release, sizeof(r->release));
+	str_at("arch", r->arch, sizeof(r->arch));
+	str_at("cpu_model", r->cpu, sizeof(r->cpu));
+	str_at("machine_id_sha256", r->machine, sizeof(r->machine));
+	str_at("governor", r->governor, sizeof(r->governor));
+	str_at("turbo", r->turbo, sizeof(r->turbo));
+	r->epoch = msj_int(text, "epoch", 0);
+	if (!r->release[0]) {
+		snprintf(err, errlen, "%s: meta.json names no release", name);
+		return -1;
+	}
+	for (; nruns < (int)(sizeof(runs) / sizeof(runs[0])); nruns++) {
+		struct run *u = &runs[nruns];
+
+		snprintf(key, sizeof(key), "runs.%d.workload", nruns);
+		if (!msj_str(text, key, u->wl, sizeof(u->wl)))
+			break;
+		snprintf(key, sizeof(key), "runs.%d.bench", nruns);
+		str_at(key, u->bench, sizeof(u->bench));
+		snprintf(key, sizeof(key), "runs.%d.report", nruns);
+		str_at(key, u->report, sizeof(u->report));
+		snprintf(key, sizeof(key), "runs.%d.module", nruns);
+		u->with = msj_bool(text, key) == 1;
+	}
+	for (i = 0; i < nruns; i++) {
+		struct boot_wl *w = wl_slot(r, runs[i].wl);
+		int ph = runs[i].with, wi;
+		double ops;
+
+		if (!w)
+			continue;
+		wi = (int)(w - r->wl);
+		ops = bench_ops(rdir, runs[i].bench);
+		if (isnan(ops)) {
+			snprintf(err, errlen, "%s: %s has no mseal-bench result", name, runs[i].bench);
+			return -1;
+		}
+		if (s.n[wi][ph] < REC_MAX_RUNS)
+			s.v[wi][ph][s.n[wi][ph]++] = ops;
+		if (ph) {
+			r->with_module = 1;
+			if (add_report(rdir, runs[i].report, &w->acct)) {
+				snprintf(err, errlen, "%s: %s is not a valid module report", name, runs[i].report);
+				return -1;
+			}
+		}
+	}
+	for (i = 0; i < r->nwl; i++)
+		for (k = 0; k < 2; k++)
+			r->wl[i].ops[k] = s.n[i][k] ? cmp_median(s.v[i][k], (size_t)s.n[i][k]) : NAN;
+	return 0;
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const struct record *a = x, *b = y;
+
+	if (a->epoch != b->epoch)
+		return a->epoch < b->epoch ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		snprintf(err, errlen, "cannot open %s", dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char meta[4096];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(meta, sizeof(meta), "%s/%s/meta.json", dir, e->d_name);
+		f = fopen(meta, "r");
+		if (!f)
+			continue;
+		fclose(f);
+		if (n == max) {
+			snprintf(err, errlen, "more than %d records in %s", max, dir);
+			closedir(d);
+			return -1;
+		}
+		if (load_one(dir, e->d_name, &recs[n], err, errlen)) {
+			closedir(d);
+			return -1;
+		}
+		n++;
+	}
+	closedir(d);
+	qsort(recs, (size_t)n, sizeof(*recs), by_time);
+	return n;
+}

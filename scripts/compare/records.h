@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The boot records of a folder, as `mseal-compare record` writes them
+ * (scripts/compare/record): DIR/NAME/meta.json plus each run's mseal-bench
+ * JSON and, for the runs with the module, its JSON report.  Loaded into
+ * one value per boot and workload: the median ops/s over the boot's runs,
+ * without and with the module, and the module's account of those runs.
+ */
+#ifndef RECORDS_H
+#define RECORDS_H
+
+#include <stddef.h>
+
+#define REC_MAX 512	/* boot records in a folder */
+#define REC_MAX_WL 32	/* workloads in a record */
+#define REC_MAX_RUNS 64	/* runs of one workload in one phase of a boot */
+#define REC_NSYS 10
+#define REC_NCHK 4
+
+extern const char *const rec_syscalls[REC_NSYS];
+extern const char *const rec_checks[REC_NCHK];
+
+/* The module's reports of some runs, summed; check times raw and net of calibration. */
+struct acct {
+	double calls[REC_NSYS], ns[REC_NSYS];
+	double checks[REC_NSYS], check_ns[REC_NSYS], check_net_ns[REC_NSYS];
+	int reports;
+};
+
+/* One workload in one boot. */
+struct boot_wl {
+	char name[48];
+	double ops[2];		/* median ops/s over the runs: [0] without the module, [1] with; NaN: none */
+	struct acct acct;	/* the module's reports of the runs with it */
+};
+
+struct record {
+	char name[256];		/* its folder, inside DIR */
+	char release[128], arch[32], cpu[160], machine[80], governor[64], turbo[16];
+	long long epoch;
+	int with_module;	/* the module was loaded for the second phase */
+	int nwl;
+	struct boot_wl wl[REC_MAX_WL];
+};
+
+/*
+ * Load every record of DIR (folders with a meta.json; hidden ones, where
+ * a record is still being written, are skipped), in time order (epoch,
+ * then name).  Returns how many, or -1 with a reason in err.
+ */
+int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen);
+
+/* A record's workload NAME, or NULL. */
+const struct boot_wl *record_wl(const struct record *r, const char *name);
+
+/* Index of syscall NAME in rec_syscalls, or -1. */
+int rec_syscall_index(const char *name);
+
+#endif

@@ -254,29 +254,29 @@ static inline int ms_cells_whole(const char *json, char *why, size_t size)
 {
 	static const char *const sys[] = {
 		"mmap", "munmap", "mremap", "mprotect", "pkey_mprotect", "madvise",
-		"process_madvise", "brk", "mseal", "shmdt",
+		"process_madvise", "brk", "mseal", "shmdt", "other", "worker",
 	};
 	static const char *const chk[] = {
 		"can_modify_mm", "can_modify_mm_madv", "can_modify_vma", "can_modify_vma_madv",
 	};
-	char path[128];
-	const char *c;
+	const char *syscalls = msj_find(json, "syscalls"), *row, *checks, *c;
 	int bad = 0;
 	size_t i, k;
 
-	for (i = 0; i < sizeof(sys) / sizeof(sys[0]) + 2; i++) {
-		const char *row = i < 10 ? sys[i] : i == 10 ? "other" : "worker";
+	/* Each object found once, each cell looked up inside its own. */
+	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
+		bool top = i >= 10;	/* "other" and "worker": rows of checks only */
 
-		snprintf(path, sizeof(path), i < 10 ? "syscalls.%s" : "%s", row);
-		c = msj_find(json, path);
-		if (c && i < 10 && !ms_cell_whole(c) && !bad++)
-			snprintf(why, size, "%s", path);
-		for (k = 0; k < sizeof(chk) / sizeof(chk[0]); k++) {
-			snprintf(path, sizeof(path), i < 10 ? "syscalls.%s.checks.%s" : "%s.%s",
-				 row, chk[k]);
-			c = msj_find(json, path);
+		row = top ? msj_find(json, sys[i]) : syscalls ? msj_find(syscalls, sys[i]) : NULL;
+		if (!row)
+			continue;
+		if (!top && !ms_cell_whole(row) && !bad++)
+			snprintf(why, size, "syscalls.%s", sys[i]);
+		checks = top ? row : msj_find(row, "checks");
+		for (k = 0; checks && k < sizeof(chk) / sizeof(chk[0]); k++) {
+			c = msj_find(checks, chk[k]);
 			if (c && !ms_cell_whole(c) && !bad++)
-				snprintf(why, size, "%s", path);
+				snprintf(why, size, "%s.%s", sys[i], chk[k]);
 		}
 	}
 	return bad;

@@ -2,177 +2,147 @@
 /*
  * backend.c - which probes the module uses, from three load-time parameters:
  *
- *   backend=auto|kretprobe|fprobe                       (default auto)
- *   syscall_backend=auto|tracepoint|kretprobe|fprobe    (default auto)
+ *   backend=auto|direct|kretprobe                      (default auto)
+ *   syscall_backend=auto|tracepoint|kretprobe          (default auto)
  *   syscalls=1|0                    (default 1; 0: checks only)
  *
- * backend is for the checks, syscall_backend for the syscalls; auto there
- * is the raw_syscalls tracepoints where the kernel has them (systp.c), else
- * what backend is.  Both defaults are the benchmark's choice, not the
- * calibration's: scripts/mseal-overhead (docs/overhead.md), src-preseries-bpf
- * and src-patched-bpf under QEMU TCG, interleaved rounds of 3 s, slowdown of
- * mseal-bench's mmap1 against no instrument in the same round (median):
+ * backend is for the checks, syscall_backend for the syscalls.  auto is the
+ * first of each list below that the kernel has; the order is the
+ * benchmark's (scripts/mseal-overhead, docs/overhead.md: the slowdown of
+ * mseal-bench against no instrument, interleaved rounds under QEMU TCG):
  *
- *   checks / syscalls          src-preseries   src-patched    (6 rounds)
- *   kretprobe / tracepoint        42.7 % (*)       6.7 %
- *   fprobe / tracepoint           14.3 %           8.3 %
- *   kretprobe / kretprobe         22.6 %          16.4 %
- *   fprobe / fprobe               48.5 %          24.4 %
- *   checks only                                               (10 rounds)
- *   kretprobe                     15.3 %          -2.1 %
- *   fprobe                        18.4 %          -1.4 %
+ *   checks     direct      an ftrace direct call to our trampoline that
+ *                          calls the check itself (direct.c): no int3, no
+ *                          register dump, no return hook
+ *              kretprobe   every kernel has it; and where a function's
+ *                          direct call is taken (-EBUSY: a BPF fentry or
+ *                          fexit, bpftrace's kfunc:) that target falls
+ *                          back to it, and says so
+ *   syscalls   tracepoint  raw_syscalls sys_enter/sys_exit (systp.c)
+ *              kretprobe   on the syscall wrappers
  *
- * On src-patched mmap1 fires only its two syscalls: the tracepoints cost a
- * third of kretprobes there.  (*) slow runs, which every instrument had in
- * that round, the uninstrumented one too; 20.0 % over 10 rounds.  For the
- * checks, kretprobe and fprobe are within the spread of each other (before
- * 6.14 both return through rethook); kretprobe stays, since every kernel
- * has it and fprobe needs 6.5 and CONFIG_FPROBE.  The calibration's
- * empty-function loop agrees (685-734 ns kretprobe, 701-739 ns fprobe per
- * probed call); a loop over one function is not a syscall workload, so the
- * benchmark decides.
- *
- * A target the backend cannot attach is reported failed.  fprobe on a
- * kernel without a supported fprobe (CONFIG_FPROBE, 6.5 on: MS_HAVE_FPROBE),
- * or tracepoint on one without the raw_syscalls tracepoints, refuses to load
- * (-EOPNOTSUPP, and a line in dmesg); a value the parameter does not take:
- * -EINVAL.
- *
- * syscalls=0: the syscall wrappers are not probed (their targets are "off"),
- * only the checks, which are still charged to the syscall the task is in.
+ * Asking for a backend the kernel lacks refuses the load (-EOPNOTSUPP and
+ * a line in dmesg); a value the parameter does not take: -EINVAL.  With
+ * syscalls=0 the syscall wrappers are not probed (their targets are
+ * "off"), only the checks, still charged to the syscall the task is in.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/string.h>
-#include "plan.h"
-#include "systp.h"
+#include "backend.h"
 
-enum ms_backend_req { MS_REQ_AUTO, MS_REQ_KRETPROBE, MS_REQ_FPROBE, MS_REQ_TRACEPOINT };
-
-static const char *const ms_req_names[] = {
-	[MS_REQ_AUTO] = "auto",
-	[MS_REQ_KRETPROBE] = "kretprobe",
-	[MS_REQ_FPROBE] = "fprobe",
-	[MS_REQ_TRACEPOINT] = "tracepoint",
-};
-
-/* One parameter: what was asked, what load made of it. */
+/* One parameter: the backends it takes, best first, and what became of it. */
 struct ms_backend_param {
-	enum ms_backend_req req;
-	enum ms_backend used;
-	bool tracepoint_ok;	/* tracepoint is a value it takes */
+	const char *param;
+	const struct ms_backend_ops *const *choices;
+	unsigned int nchoices;
+	const struct ms_backend_ops *req;	/* NULL: auto */
+	const struct ms_backend_ops *used;	/* once resolved */
 };
 
-static struct ms_backend_param ms_chk_param = { MS_REQ_AUTO, MS_BACKEND_KRETPROBE, false };
-static struct ms_backend_param ms_sys_param = { MS_REQ_AUTO, MS_BACKEND_TRACEPOINT, true };
-static bool ms_resolved;
+static const struct ms_backend_ops *const ms_chk_choices[] = {
+	&ms_direct_ops, &ms_kretprobe_ops,
+};
+static const struct ms_backend_ops *const ms_sys_choices[] = {
+	&ms_tracepoint_ops, &ms_kretprobe_ops,
+};
+
+static struct ms_backend_param ms_chk_param = {
+	"backend", ms_chk_choices, ARRAY_SIZE(ms_chk_choices),
+};
+static struct ms_backend_param ms_sys_param = {
+	"syscall_backend", ms_sys_choices, ARRAY_SIZE(ms_sys_choices),
+};
 static bool ms_syscalls_param = true;
 
 static int ms_backend_set(const char *val, const struct kernel_param *kp)
 {
 	struct ms_backend_param *p = kp->arg;
-	int i = sysfs_match_string(ms_req_names, val);
+	unsigned int i;
 
-	if (i < 0 || (i == MS_REQ_TRACEPOINT && !p->tracepoint_ok))
-		return -EINVAL;
-	p->req = i;
-	return 0;
+	if (sysfs_streq(val, "auto")) {
+		p->req = NULL;
+		return 0;
+	}
+	for (i = 0; i < p->nchoices; i++) {
+		if (sysfs_streq(val, p->choices[i]->name)) {
+			p->req = p->choices[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /* The backend asked for until load resolves it, then the one in use. */
 static int ms_backend_get(char *buf, const struct kernel_param *kp)
 {
 	const struct ms_backend_param *p = kp->arg;
+	const struct ms_backend_ops *b = p->used ?: p->req;
 
-	return scnprintf(buf, PAGE_SIZE, "%s\n", ms_resolved ?
-			 ms_backend_name(p->used) : ms_req_names[p->req]);
+	return scnprintf(buf, PAGE_SIZE, "%s\n", b ? b->name : "auto");
 }
 
-static const struct kernel_param_ops ms_backend_ops = {
+static const struct kernel_param_ops ms_backend_param_ops = {
 	.set = ms_backend_set,
 	.get = ms_backend_get,
 };
 
-module_param_cb(backend, &ms_backend_ops, &ms_chk_param, 0444);
-MODULE_PARM_DESC(backend, "checks: auto (default: kretprobe, the cheaper one measured), kretprobe or fprobe; read at load");
-module_param_cb(syscall_backend, &ms_backend_ops, &ms_sys_param, 0444);
-MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: tracepoint where the kernel has raw_syscalls, else as backend), tracepoint, kretprobe or fprobe; read at load");
+module_param_cb(backend, &ms_backend_param_ops, &ms_chk_param, 0444);
+MODULE_PARM_DESC(backend, "checks: auto (default: direct where the kernel has ftrace direct calls, else kretprobe), direct or kretprobe; read at load");
+module_param_cb(syscall_backend, &ms_backend_param_ops, &ms_sys_param, 0444);
+MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: tracepoint where the kernel has raw_syscalls, else kretprobe), tracepoint or kretprobe; read at load");
 module_param_named(syscalls, ms_syscalls_param, bool, 0444);
 MODULE_PARM_DESC(syscalls, "1 (default): count the syscalls too; 0: only the checks, still charged to their syscall");
 
-static int ms_need_fprobe(const char *param)
+static int ms_param_resolve(struct ms_backend_param *p)
 {
-	if (MS_HAVE_FPROBE)
+	unsigned int i;
+
+	if (p->req) {
+		if (!p->req->available()) {
+			pr_err("%s=%s: this kernel cannot (it needs %s)\n",
+			       p->param, p->req->name, p->req->requires);
+			return -EOPNOTSUPP;
+		}
+		p->used = p->req;
 		return 0;
-	pr_err("%s=fprobe: this kernel has no supported fprobe (CONFIG_FPROBE %s, Linux 6.5 or later needed)\n",
-	       param, IS_ENABLED(CONFIG_FPROBE) ? "set" : "not set");
+	}
+	for (i = 0; i < p->nchoices; i++) {
+		if (p->choices[i]->available()) {
+			p->used = p->choices[i];
+			return 0;
+		}
+	}
+	pr_err("%s=auto: this kernel has none of the backends (kretprobe needs %s)\n",
+	       p->param, ms_kretprobe_ops.requires);
 	return -EOPNOTSUPP;
 }
 
 int ms_backend_resolve(void)
 {
-	switch (ms_chk_param.req) {
-	case MS_REQ_FPROBE:
-		if (ms_need_fprobe("backend"))
-			return -EOPNOTSUPP;
-		ms_chk_param.used = MS_BACKEND_FPROBE;
-		break;
-	default:	/* auto and kretprobe */
-		ms_chk_param.used = MS_BACKEND_KRETPROBE;
-		break;
-	}
-	switch (ms_sys_param.req) {
-	case MS_REQ_TRACEPOINT:
-		if (!ms_systp_available()) {
-			pr_err("syscall_backend=tracepoint: this kernel has no raw_syscalls sys_enter and sys_exit tracepoints (CONFIG_HAVE_SYSCALL_TRACEPOINTS, CONFIG_TRACEPOINTS)\n");
-			return -EOPNOTSUPP;
-		}
-		ms_sys_param.used = MS_BACKEND_TRACEPOINT;
-		break;
-	case MS_REQ_FPROBE:
-		if (ms_need_fprobe("syscall_backend"))
-			return -EOPNOTSUPP;
-		ms_sys_param.used = MS_BACKEND_FPROBE;
-		break;
-	case MS_REQ_KRETPROBE:
-		ms_sys_param.used = MS_BACKEND_KRETPROBE;
-		break;
-	default:
-		ms_sys_param.used = ms_systp_available() ? MS_BACKEND_TRACEPOINT :
-				    ms_chk_param.used;
-		break;
-	}
-	ms_resolved = true;
-	return 0;
+	int err = ms_param_resolve(&ms_chk_param);
+
+	if (!err && ms_syscalls_param)
+		err = ms_param_resolve(&ms_sys_param);
+	return err;
 }
 
-enum ms_backend ms_backend(void)
+const struct ms_backend_ops *ms_backend_checks(void)
 {
 	return ms_chk_param.used;
 }
 
-enum ms_backend ms_syscall_backend(void)
+const struct ms_backend_ops *ms_backend_syscalls(void)
 {
-	return ms_sys_param.used;
+	return ms_syscalls_param ? ms_sys_param.used : NULL;
 }
 
-const char *ms_backend_name(enum ms_backend b)
+const struct ms_backend_ops *ms_backend_fallback(const struct ms_backend_ops *ops)
 {
-	switch (b) {
-	case MS_BACKEND_FPROBE:
-		return "fprobe";
-	case MS_BACKEND_TRACEPOINT:
-		return "tracepoint";
-	default:
-		return "kretprobe";
-	}
-}
-
-bool ms_syscalls_probed(void)
-{
-	return ms_syscalls_param;
+	return ops == &ms_direct_ops ? &ms_kretprobe_ops : NULL;
 }

@@ -26,12 +26,12 @@ struct ms_cell {
 };
 
 /*
- * The cells, flat: one per syscall, one per (syscall or "other", check), and
- * one for the calibration probe.
+ * The cells, flat: one per syscall, one per (row, check) where a row is a
+ * syscall, "other" or "worker" (names.h), and one for the calibration probe.
  */
 #define MS_CELL_SYS(s)		(s)
-#define MS_CELL_CHK(s, c)	(MS_NSYS + (s) * MS_NCHK + (c))
-#define MS_CELL_CALIB		(MS_NSYS + (MS_NSYS + 1) * MS_NCHK)
+#define MS_CELL_CHK(r, c)	(MS_NSYS + (r) * MS_NCHK + (c))
+#define MS_CELL_CALIB		(MS_NSYS + MS_NROWS * MS_NCHK)
 #define MS_NCELLS		(MS_CELL_CALIB + 1)
 
 struct ms_table {

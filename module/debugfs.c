@@ -2,17 +2,15 @@
 /*
  * debugfs.c - the report files.
  *
- *   /sys/kernel/debug/mseal_stats       (0600) the text report;
- *        `echo reset` zeroes all counters, `echo calibrate` measures the
- *        probe cost again (-EAGAIN when it cannot: calib.c).
- *   /sys/kernel/debug/mseal_stats.json  (0400) the same data as JSON.
- * Root only: the report shows what every process did (and the filter).
+ *   /sys/kernel/debug/mseal_stats       (0400) the text report
+ *   /sys/kernel/debug/mseal_stats.json  (0400) the same data as JSON
  *
- * A command is one write(2) at offset 0 of at most 15 bytes: the word, an
- * optional newline, no NUL.  Anything else (empty, too long, a NUL inside,
- * a command split over writes, pwrite at an offset, an unknown word) is
- * -EINVAL and changes nothing.  The offset is not advanced, so the same
- * descriptor can send the next command.
+ * Root only: the report shows what every process did (and the filter).
+ * Read-only, so that a kernel in lockdown (Secure Boot: lockdown=integrity,
+ * where debugfs opens only files with no write bit) serves them too.  The
+ * commands are a module parameter (control.c); a write here, which only
+ * root's CAP_DAC_OVERRIDE can even open, is refused with -EOPNOTSUPP and a
+ * line in dmesg that says where they went.
  *
  * The whole report is generated at open, from one snapshot, into one
  * kvmalloc'd block that read() serves and release() frees: however a reader
@@ -29,6 +27,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
+#include "mseal_stats_compat.h"
+#include "backend.h"
 #include "filter.h"
 #include "mseal_stats.h"
 #include "plan.h"
@@ -41,43 +41,57 @@ struct ms_text {
 };
 
 static struct dentry *ms_text_file, *ms_json_file;
+static bool ms_locked;
+
+/* Lockdown only ever goes up: once seen, remembered, and said once. */
+bool ms_locked_down(void)
+{
+	if (!READ_ONCE(ms_locked) && ms_debugfs_locked_down())
+		WRITE_ONCE(ms_locked, true);
+	return READ_ONCE(ms_locked);
+}
 
 static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
-			   struct ms_filter *f, const struct ms_table *snap)
+			   char *comm, const struct ms_table *snap)
 {
+	const struct ms_backend_ops *sys = ms_backend_syscalls();
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	ms_filter_get(f);
+	ms_filter_show(&r->filter_tgid, comm);
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
-	r->backend = ms_backend_name(ms_backend());
-	r->syscall_backend = ms_backend_name(ms_syscall_backend());
-	r->syscalls_probed = ms_syscalls_probed();
+	r->backend = ms_backend_checks()->name;
+	r->syscall_backend = sys ? sys->name : "off";
+	r->syscalls_probed = sys != NULL;
 	r->kprobes_enabled = ms_kprobes_enabled();
+	r->locked_down = ms_locked_down();
 	r->maxactive = ms_maxactive();
-	r->filter_tgid = f->tgid;
-	r->filter_comm = f->comm;
+	r->filter_comm = comm;
 	r->calibration_ns = ms_calib_ns();
 	r->calibration_outer_ns = ms_calib_outer_ns();
 	r->t = snap;
 	r->probes = probes;
-	r->nprobes = MS_NTARGETS;
-	for (i = 0; i < MS_NTARGETS; i++) {
+	r->nprobes = ms_plan_count();
+	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_target *t = ms_plan_target(i);
 		struct ms_report_probe *p = &probes[i];
+		bool on = t->state == MS_STATE_ATTACHED;
 
 		p->name = t->name;
 		p->kind = ms_kind_name(t->kind);
 		p->state = ms_state_name(t->state);
 		p->symbol = t->symbol;
+		p->backend = on ? t->ops->name : "-";
 		p->err = t->err;
-		p->missed = t->state == MS_STATE_ATTACHED ?
-			    ms_target_missed(t) : 0;
-		if (t->kind == MS_KIND_SYSCALL)
-			r->sys_shown[t->index] = t->state == MS_STATE_ATTACHED;
-		else
-			r->chk_shown[t->index] = t->state == MS_STATE_ATTACHED;
+		p->missed = ms_target_missed(t);
+		if (t->kind == MS_KIND_SYSCALL) {
+			r->sys_shown[t->index] |= on;
+			r->sys_need_kprobes |= on && t->ops->needs_kprobes;
+		} else {
+			r->chk_shown[t->index] |= on;
+			r->chk_need_kprobes |= on && t->ops->needs_kprobes;
+		}
 	}
 }
 
@@ -88,7 +102,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 struct ms_gen {
 	struct ms_report r;
 	struct ms_report_probe probes[MS_NTARGETS];
-	struct ms_filter f;
+	char comm[TASK_COMM_LEN];
 	struct ms_table snap;
 };
 
@@ -102,7 +116,7 @@ static struct ms_text *ms_generate(bool json)
 	if (!g)
 		return NULL;
 	ms_stats_snapshot(&g->snap);
-	ms_fill_report(&g->r, g->probes, &g->f, &g->snap);
+	ms_fill_report(&g->r, g->probes, g->comm, &g->snap);
 	/* Once to measure, once to write. */
 	if (json)
 		ms_report_json(&b, &g->r);
@@ -123,10 +137,14 @@ static struct ms_text *ms_generate(bool json)
 	return txt;
 }
 
+/* A report is made only for a reader: a write-only open gets none. */
 static int ms_open(struct inode *inode, struct file *file)
 {
-	struct ms_text *txt = ms_generate(inode->i_private != NULL);
+	struct ms_text *txt;
 
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	txt = ms_generate(inode->i_private != NULL);
 	if (!txt)
 		return -ENOMEM;
 	file->private_data = txt;
@@ -144,27 +162,8 @@ static ssize_t ms_read(struct file *file, char __user *ubuf, size_t count,
 static ssize_t ms_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
 {
-	char cmd[16];
-	int err;
-
-	if (*ppos != 0 || count == 0 || count >= sizeof(cmd))
-		return -EINVAL;
-	if (copy_from_user(cmd, ubuf, count))
-		return -EFAULT;
-	/* sysfs_streq() would stop at a NUL: "reset\0junk" is not "reset". */
-	if (memchr(cmd, '\0', count))
-		return -EINVAL;
-	cmd[count] = '\0';
-	if (sysfs_streq(cmd, "reset")) {
-		ms_stats_reset();
-	} else if (sysfs_streq(cmd, "calibrate")) {
-		err = ms_calib_run(ms_maxactive());
-		if (err)
-			return err;
-	} else {
-		return -EINVAL;
-	}
-	return count;
+	pr_notice_once("the report files take no commands: write reset or calibrate into " MS_COMMAND_PARAM "\n");
+	return -EOPNOTSUPP;
 }
 
 static int ms_release(struct inode *inode, struct file *file)
@@ -178,14 +177,6 @@ static const struct file_operations ms_fops = {
 	.open = ms_open,
 	.read = ms_read,
 	.write = ms_write,
-	.release = ms_release,
-	.llseek = default_llseek,
-};
-
-static const struct file_operations ms_json_fops = {
-	.owner = THIS_MODULE,
-	.open = ms_open,
-	.read = ms_read,
 	.release = ms_release,
 	.llseek = default_llseek,
 };
@@ -226,11 +217,11 @@ int ms_debugfs_init(void)
 	/* i_private: non-NULL selects JSON. */
 	static int json_tag;
 
-	ms_text_file = debugfs_create_file("mseal_stats", 0600, NULL, NULL, &ms_fops);
+	ms_text_file = debugfs_create_file("mseal_stats", 0400, NULL, NULL, &ms_fops);
 	if (IS_ERR_OR_NULL(ms_text_file))
 		return ms_debugfs_refuse("mseal_stats", ms_text_file);
 	ms_json_file = debugfs_create_file("mseal_stats.json", 0400, NULL,
-					   &json_tag, &ms_json_fops);
+					   &json_tag, &ms_fops);
 	if (IS_ERR_OR_NULL(ms_json_file)) {
 		debugfs_remove(ms_text_file);
 		return ms_debugfs_refuse("mseal_stats.json", ms_json_file);

@@ -6,33 +6,46 @@
 #define MSEAL_STATS_FILTER_H
 
 #include <linux/compiler.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
+struct pid;
+
+/*
+ * The filter in force, published with RCU (NULL: none, every task counts).
+ * A change makes a new one and frees the old after a grace period, so a
+ * handler reads it under preempt_disable with no lock at all: nothing a
+ * PREEMPT_RT kernel would turn into a sleeping lock, nothing to retry.
+ */
 struct ms_filter {
-	int tgid;			/* 0: every process */
+	struct pid *tgid;		/* NULL: every process; else this one */
 	char comm[TASK_COMM_LEN];	/* "": every command */
 };
 
-/*
- * Is a filter set (tgid or comm)?  Written with the filter, under its
- * seqlock; read alone, with READ_ONCE, by the handlers: in the common
- * unfiltered case the filter test is one load of a read-mostly word that no
- * CPU writes, and no seqlock copy.  A handler racing with a change of the
- * filter sees the old or the new one, as if it had run before or after it.
- */
-extern bool ms_filter_active;
+extern struct ms_filter __rcu *ms_filter_cur;
 bool ms_filter_pass_slow(void);
 
-/* Does current pass the filter?  Safe in probe handlers. */
+/*
+ * Does current pass the filter?  Safe in probe handlers.  With no filter
+ * set (the common case) one load of a pointer that no CPU writes.  A
+ * handler racing with a change sees the old filter or the new one.
+ */
 static __always_inline bool ms_filter_pass(void)
 {
-	if (likely(!READ_ONCE(ms_filter_active)))
+	if (likely(!rcu_access_pointer(ms_filter_cur)))
 		return true;
 	return ms_filter_pass_slow();
 }
-/* A consistent copy of the filter, for the report. */
-void ms_filter_get(struct ms_filter *f);
+
+/*
+ * The filter as the report shows it: the tgid as the reader's PID
+ * namespace numbers that process (0: none set, or not visible from there),
+ * and the comm.
+ */
+void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN]);
+/* Drop the filter (module exit). */
+void ms_filter_exit(void);
 /* maxactive as set at load (0: automatic), resolved. */
 int ms_maxactive(void);
 

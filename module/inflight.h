@@ -26,8 +26,16 @@
 /* Slots looked at from a task's home slot, on claim and on release. */
 #define MS_INFLIGHT_WINDOW	8
 
+/*
+ * A slot is claimed for one task's syscall: OWNER is the task, BIRTH its
+ * start time.  The pointer alone is not enough: a task that dies inside a
+ * syscall (an oops, a kill the syscall never returns from) never reaches
+ * sys_exit and leaves its slot claimed, and its task_struct can come back
+ * for a new task.  BIRTH tells that new task from the dead one.
+ */
 struct ms_inflight_slot {
 	const void *owner;	/* the task; NULL: free */
+	u64 birth;		/* the owner's start time */
 	u64 t0;
 	unsigned int cell;
 } __attribute__((aligned(64)));
@@ -45,22 +53,57 @@ static inline unsigned int ms_inflight_home(const struct ms_inflight *f,
 			      (64 - f->bits));
 }
 
-/* Keep T0 and CELL for OWNER; false when its window is full (a miss). */
-static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
-				   u64 t0, unsigned int cell)
+static inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
+						      const void *owner, unsigned int i)
 {
-	unsigned int mask = (1U << f->bits) - 1, h = ms_inflight_home(f, owner), i;
+	return &f->slot[(ms_inflight_home(f, owner) + i) & ((1U << f->bits) - 1)];
+}
+
+/*
+ * Keep T0 and CELL for OWNER (born BIRTH); false when its window is full
+ * (a miss).  A slot that holds OWNER with another birth was left by a dead
+ * task whose task_struct OWNER now is: it is taken over, not leaked twice.
+ * Only the task a slot names ever writes it, so that needs no atomic.
+ */
+static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
+				   u64 birth, u64 t0, unsigned int cell)
+{
+	struct ms_inflight_slot *s, *free = NULL;
+	unsigned int i;
 
 	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
-		struct ms_inflight_slot *s = &f->slot[(h + i) & mask];
-
-		if (READ_ONCE(s->owner) || cmpxchg(&s->owner, NULL, owner))
-			continue;
-		s->t0 = t0;
-		s->cell = cell;
-		return true;
+		s = ms_inflight_at(f, owner, i);
+		if (READ_ONCE(s->owner) == owner)
+			goto claimed;
 	}
-	return false;
+	for (i = 0; i < MS_INFLIGHT_WINDOW && !free; i++) {
+		s = ms_inflight_at(f, owner, i);
+		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, owner))
+			free = s;
+	}
+	if (!free)
+		return false;
+	s = free;
+claimed:
+	s->birth = birth;
+	s->t0 = t0;
+	s->cell = cell;
+	return true;
+}
+
+/* OWNER's slot (born BIRTH), or NULL. */
+static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
+							const void *owner, u64 birth)
+{
+	unsigned int i;
+
+	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
+		struct ms_inflight_slot *s = ms_inflight_at(f, owner, i);
+
+		if (READ_ONCE(s->owner) == owner && s->birth == birth)
+			return s;
+	}
+	return NULL;
 }
 
 /*
@@ -68,21 +111,28 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
  * (its sys_enter came before the probes, or was a miss).
  */
 static inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
-				    u64 *t0, unsigned int *cell)
+				    u64 birth, u64 *t0, unsigned int *cell)
 {
-	unsigned int mask = (1U << f->bits) - 1, h = ms_inflight_home(f, owner), i;
+	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
 
-	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
-		struct ms_inflight_slot *s = &f->slot[(h + i) & mask];
+	if (!s)
+		return false;
+	*t0 = s->t0;
+	*cell = s->cell;
+	smp_store_release(&s->owner, NULL);
+	return true;
+}
 
-		if (READ_ONCE(s->owner) != owner)
-			continue;
-		*t0 = s->t0;
-		*cell = s->cell;
-		smp_store_release(&s->owner, NULL);
-		return true;
-	}
-	return false;
+/* The cell OWNER's syscall in flight is charged to, without taking it. */
+static inline bool ms_inflight_peek(struct ms_inflight *f, const void *owner,
+				    u64 birth, unsigned int *cell)
+{
+	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
+
+	if (!s)
+		return false;
+	*cell = s->cell;
+	return true;
 }
 
 #endif /* MSEAL_STATS_INFLIGHT_H */

@@ -3,78 +3,100 @@
  * mseal_stats - count and time every mseal check, per syscall.
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
- *                         [backend=auto|kretprobe|fprobe]
- *                         [syscall_backend=auto|tracepoint|kretprobe|fprobe]
+ *                         [backend=auto|direct|kretprobe]
+ *                         [syscall_backend=auto|tracepoint|kretprobe]
  *                         [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON
- *   echo reset > /sys/kernel/debug/mseal_stats
+ *   echo reset > /sys/module/mseal_stats/parameters/command
  *
- * Order matters for a safe unload at any moment: the probes go first
- * (ms_plan_detach() returns when no handler runs any more, with any
- * backend: see ms_probe_unregister() in probes.c and systp.c), then the
- * files (an open file holds a module reference), then the sentinel kprobe
- * the report asks (sentinel.c), then the per-CPU data.
+ * Order matters for a safe unload at any moment: commands are refused
+ * first (control.c), then the probes go (ms_plan_detach() returns when no
+ * handler runs any more and no task is inside a trampoline of ours, with
+ * any backend: see each backend's detach), then the files (an open file
+ * holds a module reference), then the sentinel kprobe the report asks
+ * (sentinel.c), the filter and the per-CPU data.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include "backend.h"
 #include "filter.h"
 #include "mseal_stats.h"
 #include "plan.h"
 #include "report.h"
 #include "stats.h"
 
+static void ms_say_loaded(void)
+{
+	const struct ms_backend_ops *sys = ms_backend_syscalls();
+	bool chk_kp = false, sys_kp = false;
+	unsigned int i;
+
+	pr_info("%u of %u probes attached (checks %s, syscalls %s, maxactive %d), mseal %s\n",
+		ms_plan_attached(), ms_plan_count(), ms_backend_checks()->name,
+		sys ? sys->name : "not probed (syscalls=0)", ms_maxactive(),
+		ms_plan_mseal_supported() ? "supported" : "not supported");
+	if (ms_locked_down())
+		pr_info("lockdown: debugfs is read-only here; the reports are (0400), and the commands go through " MS_COMMAND_PARAM "\n");
+	if (ms_kprobes_enabled())
+		return;
+	/* Loaded all the same: writing 1 there arms every probe again. */
+	for (i = 0; i < ms_plan_count(); i++) {
+		const struct ms_target *t = ms_plan_target(i);
+
+		if (t->state != MS_STATE_ATTACHED || !t->ops->needs_kprobes)
+			continue;
+		if (t->kind == MS_KIND_SYSCALL)
+			sys_kp = true;
+		else
+			chk_kp = true;
+	}
+	pr_warn(MS_KPROBES_OFF_MSG ": %s\n", ms_kprobes_off_effect(chk_kp, sys_kp, sys != NULL));
+}
+
 static int __init ms_init(void)
 {
-	unsigned int i, attached = 0;
 	int err;
 
 	err = ms_backend_resolve();
 	if (err)
-		return err;
+		goto filter;
 	err = ms_stats_init();
 	if (err)
-		return err;
+		goto filter;
 	ms_sentinel_init();
 	/*
 	 * Neither a failed calibration nor a target that would not attach
 	 * stops the load: both are in dmesg and in the report.
 	 */
-	ms_calib_run(ms_maxactive());
-	ms_plan_attach(ms_backend(), ms_syscall_backend(), ms_maxactive(),
-		       ms_syscalls_probed());
+	ms_calib_run();
+	ms_plan_attach(ms_backend_checks(), ms_backend_syscalls());
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();
 		ms_sentinel_exit();
 		ms_stats_exit();
-		return err;
+		goto filter;
 	}
-	for (i = 0; i < MS_NTARGETS; i++)
-		attached += ms_plan_target(i)->state == MS_STATE_ATTACHED;
-	pr_info("%u of %u probes attached (backend %s, %s%s, maxactive %d), mseal %s\n",
-		attached, MS_NTARGETS, ms_backend_name(ms_backend()),
-		ms_syscalls_probed() ? "syscalls on " : "checks only",
-		ms_syscalls_probed() ? ms_backend_name(ms_syscall_backend()) : "",
-		ms_maxactive(),
-		ms_plan_mseal_supported() ? "supported" : "not supported");
-	/* Loaded all the same: writing 1 there arms every probe again. */
-	if (!ms_kprobes_enabled())
-		pr_warn(MS_KPROBES_OFF_MSG ": %s\n",
-			ms_kprobes_off_effect(ms_backend_name(ms_backend()),
-					      ms_backend_name(ms_syscall_backend()),
-					      ms_syscalls_probed()));
+	ms_say_loaded();
+	ms_control_ready(true);
 	return 0;
+filter:
+	/* The parameters may have set a filter before init ran. */
+	ms_filter_exit();
+	return err;
 }
 
 static void __exit ms_exit(void)
 {
+	ms_control_ready(false);
 	ms_plan_detach();
 	ms_debugfs_exit();
 	ms_sentinel_exit();
+	ms_filter_exit();
 	ms_stats_exit();
 }
 

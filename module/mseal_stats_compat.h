@@ -3,7 +3,8 @@
  * mseal_stats_compat.h - every kernel-version and architecture difference
  * the module meets, each behind a small named inline, in the style of
  * lttng-modules' wrapper headers.  The rest of the module reads as if there
- * were one kernel.  Supported: 5.11 and later, x86_64 and arm64.
+ * were one kernel.  Supported: 5.11 and later, x86_64 and arm64.  The
+ * ftrace direct-call API has a header of its own: compat_direct.h.
  */
 #ifndef MSEAL_STATS_COMPAT_H
 #define MSEAL_STATS_COMPAT_H
@@ -11,8 +12,11 @@
 #include <linux/version.h>
 #include <linux/compat.h>
 #include <linux/kprobes.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
+#include <linux/security.h>
 #include <asm/syscall.h>
 
 /* Syscall wrapper symbols: __x64_sys_munmap, __arm64_sys_munmap. */
@@ -65,67 +69,46 @@ static __always_inline bool ms_return_bool(unsigned long ret)
 }
 
 /*
- * fprobe, the second backend.  MS_HAVE_FPROBE: this kernel has it
- * (CONFIG_FPROBE) and its API is one the module knows:
- *
- *   before 6.5    no entry data or no return address in the handlers: not
- *                 supported (MS_HAVE_FPROBE 0, backend=fprobe refused).
- *   6.5 to 6.13   fprobe on an ftrace_ops, exit through a rethook: handlers
- *                 get struct pt_regs; a pool of nr_maxactive nodes holds
- *                 the entry data of calls in flight (0: 2 per CPU per
- *                 address, too few for a syscall that sleeps).
- *   6.14 on       fprobe on the function-graph tracer (fgraph): handlers get
- *                 struct ftrace_regs; the entry data lives on the task's
- *                 shadow stack, there is no pool and no nr_maxactive.
- *
- * MS_FPROBE_REGS is the register type the handlers get;
- * ms_fprobe_return_value() reads the return value in the exit handler.
+ * Tasks whose user registers are not a syscall of their own: an io_uring
+ * io-wq worker starts with a copy of its creator's registers on x86 (zeros
+ * on arm64), a kernel thread has none.  PF_USER_WORKER (vhost, io_uring)
+ * is from 6.4; PF_IO_WORKER from 5.12.
  */
-#if IS_ENABLED(CONFIG_FPROBE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#define MS_HAVE_FPROBE	1
-#include <linux/fprobe.h>
+#ifdef PF_USER_WORKER
+#define MS_PF_WORKER	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+#else /* !PF_USER_WORKER */
+#define MS_PF_WORKER	(PF_KTHREAD | PF_IO_WORKER)
+#endif /* PF_USER_WORKER */
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
-#define MS_FPROBE_REGS	struct ftrace_regs
-
-static __always_inline unsigned long ms_fprobe_return_value(struct ftrace_regs *fregs)
+static __always_inline bool ms_current_is_worker(void)
 {
-	return ftrace_regs_get_return_value(fregs);
+	return current->flags & MS_PF_WORKER;
 }
-
-static inline void ms_fprobe_set_maxactive(struct fprobe *fp, int maxactive)
-{
-}
-#else /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0) */
-#define MS_FPROBE_REGS	struct pt_regs
-
-static __always_inline unsigned long ms_fprobe_return_value(struct pt_regs *regs)
-{
-	return regs_return_value(regs);
-}
-
-static inline void ms_fprobe_set_maxactive(struct fprobe *fp, int maxactive)
-{
-	fp->nr_maxactive = maxactive;
-}
-#endif /* LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0) */
 
 /*
- * Hits an fprobe missed: no rethook node or shadow-stack room, or refused
- * for recursion (before 6.14; the fgraph version does not count those yet).
+ * When TASK was born (ns since boot): with the task_struct's address, it
+ * names one task for good (inflight.h), since an address comes back.
  */
-static inline unsigned long ms_fprobe_missed(const struct fprobe *fp)
+static __always_inline u64 ms_task_birth(const struct task_struct *task)
 {
-	return READ_ONCE(fp->nmissed);
+	return task->start_time;
 }
-#else
-#define MS_HAVE_FPROBE	0
-#endif /* IS_ENABLED(CONFIG_FPROBE) && >= 6.5 */
+
+/*
+ * Is the kernel locked down so far that debugfs opens only files with no
+ * write bit (lockdown=integrity or higher)?  security_locked_down() says so
+ * once in dmesg when it is; a kernel without the lockdown LSM answers 0.
+ */
+static inline bool ms_debugfs_locked_down(void)
+{
+	return security_locked_down(LOCKDOWN_DEBUGFS) != 0;
+}
 
 /*
  * The raw_syscalls tracepoints sys_enter and sys_exit (syscall_backend=
  * tracepoint): x86_64 and arm64 have had them since long before 5.11, with
- * the probe arguments (regs, id) and (regs, ret) unchanged.  Newer kernels
+ * the probe arguments (regs, id) and (regs, ret) unchanged; systp.c has
+ * the compiler check its probes against the kernel's prototypes.  Newer kernels
  * (7.3 in the matrix; not 6.12) make them faultable: probes run preemptible,
  * under tasks-trace RCU, which tracepoint_synchronize_unregister() waits
  * for there.  systp.c's probes are preemption-safe either way.

@@ -22,6 +22,13 @@ const char *const ms_sys_names[MS_NSYS] = { MS_SYSCALLS(MS_NAME) };
 const char *const ms_chk_names[MS_NCHK] = { MS_CHECKS(MS_NAME) };
 #undef MS_NAME
 
+const char *ms_row_name(unsigned int r)
+{
+	if (r < MS_NSYS)
+		return ms_sys_names[r];
+	return r == MS_WORKER ? "worker" : "other";
+}
+
 notrace int ms_sys_from_nr(long nr)
 {
 	switch (nr) {

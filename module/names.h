@@ -33,11 +33,21 @@ enum ms_chk { MS_CHECKS(MS_ENUM_CHK) MS_NCHK };
 #undef MS_ENUM_SYS
 #undef MS_ENUM_CHK
 
-/* Checks made outside any listed syscall are charged to this row. */
+/*
+ * The rows checks are charged to: one per listed syscall, then "other"
+ * (a user task outside every listed syscall) and "worker" (a kernel-side
+ * worker: an io_uring io-wq worker, a kernel thread; their user registers
+ * are the creator's copy or zeros, not a syscall of theirs).
+ */
 #define MS_OTHER	MS_NSYS
+#define MS_WORKER	(MS_NSYS + 1)
+#define MS_NROWS	(MS_NSYS + 2)
 
 extern const char *const ms_sys_names[MS_NSYS];
 extern const char *const ms_chk_names[MS_NCHK];
+
+/* The name of check row R: a syscall, "other" or "worker". */
+const char *ms_row_name(unsigned int r);
 
 /* The index of syscall number NR, or MS_OTHER when it is not listed. */
 int ms_sys_from_nr(long nr);

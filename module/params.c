@@ -9,67 +9,146 @@
  *
  * tgid and comm can be changed at run time in /sys/module/mseal_stats/
  * parameters/.  A bad value is refused with -EINVAL and changes nothing.
- * The probe handlers read the filter under a seqlock, so they never see half
- * of an update.
+ *
+ * tgid names a process as the writer's PID namespace numbers it (a PID
+ * written from inside a container means that container's process), and a
+ * thread's id means its whole process.  The filter keeps the process's
+ * struct pid, not the number: it matches that process, whatever namespace
+ * its tasks are seen from, and nothing else once it has exited, even when
+ * the number is given to a new process.  A number no process has: -ESRCH.
+ *
+ * The handlers read the filter under RCU (filter.h); a writer publishes a
+ * new one and frees the old after synchronize_rcu(), never with a callback
+ * that could outlive the module.
  */
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
-#include <linux/seqlock.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/threads.h>
 #include "filter.h"
 
-static DEFINE_SEQLOCK(ms_filter_lock);
-static struct ms_filter ms_filter;
-bool ms_filter_active __read_mostly;
+struct ms_filter __rcu *ms_filter_cur;
+static DEFINE_MUTEX(ms_filter_lock);	/* writers */
 static int ms_maxactive_param;
-
-notrace void ms_filter_get(struct ms_filter *f)
-{
-	unsigned int seq;
-
-	do {
-		seq = read_seqbegin(&ms_filter_lock);
-		*f = ms_filter;
-	} while (read_seqretry(&ms_filter_lock, seq));
-}
-NOKPROBE_SYMBOL(ms_filter_get);
 
 notrace bool ms_filter_pass_slow(void)
 {
-	struct ms_filter f;
+	const struct ms_filter *f;
+	bool pass = true;
 
-	ms_filter_get(&f);
-	if (f.tgid && f.tgid != current->tgid)
-		return false;
-	if (f.comm[0] && strncmp(f.comm, current->comm, TASK_COMM_LEN))
-		return false;
-	return true;
+	preempt_disable_notrace();
+	f = rcu_dereference_sched(ms_filter_cur);
+	if (f && f->tgid && f->tgid != task_tgid(current))
+		pass = false;
+	else if (f && f->comm[0] && strncmp(f->comm, current->comm, TASK_COMM_LEN))
+		pass = false;
+	preempt_enable_notrace();
+	return pass;
 }
 NOKPROBE_SYMBOL(ms_filter_pass_slow);
 
+/*
+ * Replace the filter: TGID (a reference, handed over; NULL: none) when
+ * SET_TGID, COMM when SET_COMM, the other part as it was.
+ */
+static int ms_filter_update(bool set_tgid, struct pid *tgid, bool set_comm,
+			    const char *comm, size_t len)
+{
+	struct ms_filter *old, *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f) {
+		put_pid(tgid);
+		return -ENOMEM;
+	}
+	mutex_lock(&ms_filter_lock);
+	old = rcu_dereference_protected(ms_filter_cur, lockdep_is_held(&ms_filter_lock));
+	if (old)
+		*f = *old;
+	if (set_tgid)
+		f->tgid = tgid;
+	else
+		f->tgid = get_pid(f->tgid);
+	if (set_comm) {
+		memset(f->comm, 0, sizeof(f->comm));
+		memcpy(f->comm, comm, len);
+	}
+	if (!f->tgid && !f->comm[0]) {
+		kfree(f);
+		f = NULL;
+	}
+	rcu_assign_pointer(ms_filter_cur, f);
+	mutex_unlock(&ms_filter_lock);
+	if (old) {
+		synchronize_rcu();	/* no handler still reads OLD */
+		put_pid(old->tgid);
+		kfree(old);
+	}
+	return 0;
+}
+
+void ms_filter_exit(void)
+{
+	ms_filter_update(true, NULL, true, "", 0);
+}
+
+void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])
+{
+	const struct ms_filter *f;
+
+	rcu_read_lock();
+	f = rcu_dereference(ms_filter_cur);
+	*tgid = f && f->tgid ? pid_vnr(f->tgid) : 0;
+	memset(comm, 0, TASK_COMM_LEN);
+	if (f)
+		memcpy(comm, f->comm, TASK_COMM_LEN);
+	rcu_read_unlock();
+}
+
+/* The process (thread group) of the task that NR names in the writer's namespace. */
+static struct pid *ms_tgid_of(int nr)
+{
+	struct task_struct *task;
+	struct pid *tg = NULL;
+
+	rcu_read_lock();
+	task = pid_task(find_vpid(nr), PIDTYPE_PID);
+	if (task)
+		tg = get_pid(task_tgid(task));
+	rcu_read_unlock();
+	return tg;
+}
+
 static int ms_tgid_set(const char *val, const struct kernel_param *kp)
 {
-	int tgid;
+	struct pid *tg = NULL;
+	int nr;
 
-	if (kstrtoint(val, 10, &tgid) || tgid < 0 || tgid > PID_MAX_LIMIT)
+	if (kstrtoint(val, 10, &nr) || nr < 0 || nr > PID_MAX_LIMIT)
 		return -EINVAL;
-	write_seqlock(&ms_filter_lock);
-	ms_filter.tgid = tgid;
-	WRITE_ONCE(ms_filter_active, ms_filter.tgid || ms_filter.comm[0]);
-	write_sequnlock(&ms_filter_lock);
-	return 0;
+	if (nr) {
+		tg = ms_tgid_of(nr);
+		if (!tg)
+			return -ESRCH;
+	}
+	return ms_filter_update(true, tg, false, NULL, 0);
 }
 
 static int ms_tgid_get(char *buf, const struct kernel_param *kp)
 {
-	struct ms_filter f;
+	char comm[TASK_COMM_LEN];
+	int tgid;
 
-	ms_filter_get(&f);
-	return scnprintf(buf, PAGE_SIZE, "%d\n", f.tgid);
+	ms_filter_show(&tgid, comm);
+	return scnprintf(buf, PAGE_SIZE, "%d\n", tgid);
 }
 
 static int ms_comm_set(const char *val, const struct kernel_param *kp)
@@ -84,20 +163,16 @@ static int ms_comm_set(const char *val, const struct kernel_param *kp)
 	for (i = 0; i < len; i++)
 		if (val[i] == '\0' || val[i] == '\n')
 			return -EINVAL;
-	write_seqlock(&ms_filter_lock);
-	memset(ms_filter.comm, 0, sizeof(ms_filter.comm));
-	memcpy(ms_filter.comm, val, len);
-	WRITE_ONCE(ms_filter_active, ms_filter.tgid || ms_filter.comm[0]);
-	write_sequnlock(&ms_filter_lock);
-	return 0;
+	return ms_filter_update(false, NULL, true, val, len);
 }
 
 static int ms_comm_get(char *buf, const struct kernel_param *kp)
 {
-	struct ms_filter f;
+	char comm[TASK_COMM_LEN];
+	int tgid;
 
-	ms_filter_get(&f);
-	return scnprintf(buf, PAGE_SIZE, "%s\n", f.comm);
+	ms_filter_show(&tgid, comm);
+	return scnprintf(buf, PAGE_SIZE, "%s\n", comm);
 }
 
 static int ms_maxactive_set(const char *val, const struct kernel_param *kp)
@@ -138,7 +213,7 @@ static const struct kernel_param_ops ms_maxactive_ops = {
 };
 
 module_param_cb(tgid, &ms_tgid_ops, NULL, 0644);
-MODULE_PARM_DESC(tgid, "count only this process (thread group id); 0: all");
+MODULE_PARM_DESC(tgid, "count only this process (its PID in the writer's namespace); 0: all");
 module_param_cb(comm, &ms_comm_ops, NULL, 0644);
 MODULE_PARM_DESC(comm, "count only tasks with this comm; empty: all");
 module_param_cb(maxactive, &ms_maxactive_ops, NULL, 0444);

@@ -2,28 +2,38 @@
 /*
  * plan.c - resolve the probe plan at load time.
  *
- * Syscalls are probed through the architecture's wrapper symbols, or, with
- * the tracepoint syscall side, counted on raw_syscalls sys_enter/sys_exit
- * (systp.c) when the kernel has their wrapper: a syscall this kernel lacks
- * (mseal before 6.10) is absent whichever way it would be counted.  A check
- * that the compiler cloned is tried as NAME.isra.N, NAME.constprop.N and
- * NAME.part.N (N 0..9) when NAME itself is not found.  -ENOENT means absent:
- * not in this kernel, or inlined.  Any other error: failed, with the errno.
+ * Syscalls are probed through the architecture's wrapper symbols (or, with
+ * the tracepoint side, counted on raw_syscalls when the kernel has their
+ * wrapper: a syscall this kernel lacks, mseal before 6.10, is absent either
+ * way).  A check is looked for as NAME and as the clones the compiler makes:
+ * NAME.isra.N and NAME.constprop.N (N 0..9) are complete copies that some
+ * callers call instead of NAME, so every one found is probed and charged to
+ * the check; NAME.part.N is the outlined slow part of a function whose fast
+ * path was inlined into its callers: it runs for some calls only, so it is
+ * listed as partial and not counted.  Absent: not in this kernel, or
+ * inlined.  Any other error: failed, with the errno.
+ *
+ * A target whose backend is taken (-EBUSY: the direct call of that function
+ * belongs to someone else) is attached with the fallback backend instead;
+ * dmesg says so, and the report names each target's backend.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/printk.h>
 #include "mseal_stats_compat.h"
+#include "backend.h"
 #include "plan.h"
-#include "systp.h"
 
 static struct ms_target ms_targets[MS_NTARGETS];
+static unsigned int ms_ntargets;
+static bool ms_mseal_supported;
 
 /*
  * Does the kernel have SYMBOL?  A disabled kprobe is registered (nothing is
- * patched) and removed at once; kallsyms_lookup_name() answers fast for a
- * name that is not there.  Any answer but -ENOENT counts as there.
+ * patched) and removed at once; kallsyms answers fast for a name that is
+ * not there.  Any answer but -ENOENT counts as there.
  */
 static bool ms_symbol_exists(const char *symbol)
 {
@@ -35,186 +45,203 @@ static bool ms_symbol_exists(const char *symbol)
 	return err != -ENOENT;
 }
 
-static int ms_try(struct ms_target *t, enum ms_backend b, int maxactive,
-		  const char *symbol)
+static struct ms_target *ms_new_target(enum ms_kind kind, unsigned int index,
+				       const char *name, const char *symbol)
 {
+	struct ms_target *t;
+
+	if (ms_ntargets == MS_NTARGETS)
+		return NULL;
+	t = &ms_targets[ms_ntargets++];
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->index = index;
+	t->name = name;
+	t->state = MS_STATE_ABSENT;
 	strscpy(t->symbol, symbol, sizeof(t->symbol));
-	/*
-	 * fprobe resolves a name with a walk of every kernel and module
-	 * symbol: ask kallsyms first, or the 30 clone names tried for each
-	 * absent check make a slow load.
-	 */
-	if (b == MS_BACKEND_FPROBE && !ms_symbol_exists(t->symbol))
-		return -ENOENT;
-	return ms_probe_register(t, b, maxactive, t->symbol, NULL);
+	return t;
 }
 
-static int ms_attach_check(struct ms_target *t, enum ms_backend b, int maxactive)
+/* Attach T (its symbol) with OPS, or with the fallback when OPS is taken. */
+static int ms_attach_target(struct ms_target *t, const struct ms_backend_ops *ops)
 {
-	static const char *const clones[] = { "isra", "constprop", "part" };
-	char sym[64];
-	unsigned int c, n;
-	int err;
+	const struct ms_backend_ops *fb = ms_backend_fallback(ops);
+	int err = ops->attach(t, t->symbol, NULL);
 
-	err = ms_try(t, b, maxactive, t->name);
-	for (c = 0; c < ARRAY_SIZE(clones) && err == -ENOENT; c++) {
-		for (n = 0; n < 10 && err == -ENOENT; n++) {
-			snprintf(sym, sizeof(sym), "%s.%s.%u", t->name, clones[c], n);
-			err = ms_try(t, b, maxactive, sym);
-		}
+	if (err == -EBUSY && fb) {
+		pr_info("%s: %s refused (EBUSY: the function already has a direct caller, such as a BPF fentry/fexit program or bpftrace kfunc:); using %s for it\n",
+			t->symbol, ops->name, fb->name);
+		ops = fb;
+		err = ops->attach(t, t->symbol, NULL);
 	}
-	if (err == -ENOENT)
-		strscpy(t->symbol, "-", sizeof(t->symbol));
+	if (!err) {
+		t->state = MS_STATE_ATTACHED;
+		t->ops = ops;
+		return 0;
+	}
+	t->state = MS_STATE_FAILED;
+	t->err = err;
+	pr_warn("cannot probe %s with %s: error %d\n", t->symbol, ops->name, err);
 	return err;
 }
 
 /*
- * A syscall: a probe on its wrapper, or, for the tracepoints, only the test
- * that the wrapper exists (the syscall is in this kernel); they are
- * attached all together afterwards (ms_attach_syscalls_tp).
+ * SYM, a symbol of check K, if the kernel has it: probed with OPS, or, a
+ * .part clone (PART), only listed.  *FOUND counts the check's symbols.
  */
-static int ms_attach_syscall(struct ms_target *t, enum ms_backend b, int maxactive)
+static int ms_plan_symbol(unsigned int k, const char *sym, bool part,
+			  unsigned int *found, const struct ms_backend_ops *ops)
 {
-	char sym[64];
+	struct ms_target *t;
 
-	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", t->name);
-	if (b != MS_BACKEND_TRACEPOINT)
-		return ms_try(t, b, maxactive, sym);
-	if (!ms_symbol_exists(sym)) {
-		strscpy(t->symbol, sym, sizeof(t->symbol));
-		return -ENOENT;
+	if (!ms_symbol_exists(sym))
+		return 0;
+	if (*found == MS_CHK_SYMS) {
+		pr_warn("%s: more than %u symbols: %s is not probed\n",
+			ms_chk_names[k], MS_CHK_SYMS, sym);
+		return 0;
 	}
-	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d",
-		 ms_nr_of_sys(t->index));
+	(*found)++;
+	t = ms_new_target(MS_KIND_CHECK, k, ms_chk_names[k], sym);
+	if (!part)
+		return ms_attach_target(t, ops);
+	t->state = MS_STATE_PARTIAL;
+	pr_info("%s: only partly out of line (%s runs for some calls only): listed, not counted\n",
+		ms_chk_names[k], sym);
 	return 0;
 }
 
-/*
- * The syscalls with a wrapper symbol are counted on the tracepoints: on[]
- * says which, each such target is attached (or failed, all together) once
- * both tracepoints are.  The symbol column names the tracepoints and the
- * syscall's number.
- */
-static int ms_attach_syscalls_tp(void)
+/* Every symbol of check K: the function, its complete clones, a .part. */
+static int ms_plan_check(unsigned int k, const struct ms_backend_ops *ops)
 {
-	bool on[MS_NSYS] = {};
-	struct ms_target *t;
-	unsigned int s;
-	int err;
+	static const char *const clones[] = { "isra", "constprop", "part" };
+	unsigned int c, n, found = 0;
+	char sym[64];
+	int err, first;
 
-	for (s = 0; s < MS_NSYS; s++) {
-		t = &ms_targets[MS_NCHK + s];
-		if (t->state == MS_STATE_ATTACHED)
-			on[s] = true;
-	}
-	err = ms_systp_attach(on);
-	if (!err)
-		return 0;
-	for (s = 0; s < MS_NSYS; s++) {
-		t = &ms_targets[MS_NCHK + s];
-		if (!on[s])
-			continue;
-		t->state = MS_STATE_FAILED;
-		t->err = err;
-	}
-	pr_warn("cannot register the raw_syscalls tracepoint probes: error %d\n", err);
-	return err;
-}
-
-static bool ms_mseal_supported;
-
-int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
-		   bool syscalls)
-{
-	int first = 0;
-	unsigned int i;
-
-	for (i = 0; i < MS_NTARGETS; i++) {
-		struct ms_target *t = &ms_targets[i];
-		int err;
-
-		if (i < MS_NCHK) {
-			t->kind = MS_KIND_CHECK;
-			t->index = i;
-			t->name = ms_chk_names[i];
-			err = ms_attach_check(t, b, maxactive);
-		} else {
-			t->kind = MS_KIND_SYSCALL;
-			t->index = i - MS_NCHK;
-			t->name = ms_sys_names[t->index];
-			if (!syscalls) {
-				snprintf(t->symbol, sizeof(t->symbol), "%s", "-");
-				t->state = MS_STATE_OFF;
-				t->err = 0;
-				continue;
-			}
-			t->backend = sysb;
-			err = ms_attach_syscall(t, sysb, maxactive);
-		}
-		t->err = 0;
-		if (!err) {
-			t->state = MS_STATE_ATTACHED;
-		} else if (err == -ENOENT) {
-			t->state = MS_STATE_ABSENT;
-		} else {
-			t->state = MS_STATE_FAILED;
-			t->err = err;
+	first = ms_plan_symbol(k, ms_chk_names[k], false, &found, ops);
+	for (c = 0; c < ARRAY_SIZE(clones); c++) {
+		for (n = 0; n < 10; n++) {
+			snprintf(sym, sizeof(sym), "%s.%s.%u", ms_chk_names[k], clones[c], n);
+			err = ms_plan_symbol(k, sym, !strcmp(clones[c], "part"), &found, ops);
 			first = first ?: err;
-			pr_warn("cannot probe %s with %s: error %d\n", t->symbol,
-				ms_backend_name(b), err);
 		}
 	}
-	if (syscalls && sysb == MS_BACKEND_TRACEPOINT) {
-		int err = ms_attach_syscalls_tp();
-
-		first = first ?: err;
-	}
-	if (syscalls)
-		ms_mseal_supported = ms_targets[MS_NCHK + MS_SYS_mseal].state != MS_STATE_ABSENT;
-	else
-		ms_mseal_supported = ms_symbol_exists(MS_SYSCALL_PREFIX "mseal");
+	if (!found)
+		ms_new_target(MS_KIND_CHECK, k, ms_chk_names[k], "-");
 	return first;
 }
 
-void ms_plan_detach(void)
+static int ms_plan_syscall(unsigned int s, const struct ms_backend_ops *ops)
+{
+	struct ms_target *t;
+	char sym[64];
+
+	snprintf(sym, sizeof(sym), MS_SYSCALL_PREFIX "%s", ms_sys_names[s]);
+	t = ms_new_target(MS_KIND_SYSCALL, s, ms_sys_names[s], ops ? sym : "-");
+	if (!ops) {
+		t->state = MS_STATE_OFF;
+		return 0;
+	}
+	if (!ms_symbol_exists(sym))
+		return 0;
+	return ms_attach_target(t, ops);
+}
+
+int ms_plan_attach(const struct ms_backend_ops *chk, const struct ms_backend_ops *sys)
+{
+	unsigned int i;
+	int err, first = 0;
+
+	ms_ntargets = 0;
+	for (i = 0; i < MS_NCHK; i++) {
+		err = ms_plan_check(i, chk);
+		first = first ?: err;
+	}
+	for (i = 0; i < MS_NSYS; i++) {
+		err = ms_plan_syscall(i, sys);
+		first = first ?: err;
+	}
+	ms_mseal_supported = ms_symbol_exists(MS_SYSCALL_PREFIX "mseal");
+	return first;
+}
+
+/* Detach every attached target of KIND, one backend at a time. */
+static void ms_detach_kind(enum ms_kind kind)
 {
 	struct ms_target *ts[MS_NTARGETS];
+	const struct ms_backend_ops *ops;
 	unsigned int i, n;
-	int b;
 
-	/*
-	 * Each backend's probes together: one grace period for all.  The
-	 * tracepoints first: no sys_enter after that, and no slot of theirs
-	 * left claimed (systp.c).
-	 */
-	ms_systp_detach();
-	for (b = MS_BACKEND_KRETPROBE; b <= MS_BACKEND_FPROBE; b++) {
-		for (i = 0, n = 0; i < MS_NTARGETS; i++)
-			if (ms_targets[i].state == MS_STATE_ATTACHED &&
-			    ms_targets[i].backend == b)
-				ts[n++] = &ms_targets[i];
-		ms_probe_unregister(ts, n, b);
+	for (;;) {
+		ops = NULL;
+		for (i = 0, n = 0; i < ms_ntargets; i++) {
+			struct ms_target *t = &ms_targets[i];
+
+			if (t->kind != kind || t->state != MS_STATE_ATTACHED)
+				continue;
+			ops = ops ?: t->ops;
+			if (t->ops == ops)
+				ts[n++] = t;
+		}
+		if (!ops)
+			return;
+		for (i = 0; i < n; i++)
+			if (ms_target_missed(ts[i]))
+				pr_info("%s missed %lu hits\n", ts[i]->symbol, ms_target_missed(ts[i]));
+		ops->detach(ts, n);
+		for (i = 0; i < n; i++)
+			ts[i]->state = MS_STATE_ABSENT;
 	}
-	for (i = 0; i < MS_NTARGETS; i++) {
-		if (ms_targets[i].state == MS_STATE_ATTACHED &&
-		    ms_target_missed(&ms_targets[i]))
-			pr_info("%s missed %lu hits\n", ms_targets[i].symbol,
-				ms_target_missed(&ms_targets[i]));
-		if (ms_targets[i].state == MS_STATE_ATTACHED)
-			ms_targets[i].state = MS_STATE_ABSENT;
-	}
+}
+
+/*
+ * Each backend's probes together: one grace period for all.  The checks
+ * first: their handlers ask the tracepoint side which syscall a task is
+ * in, so that side goes last.
+ */
+void ms_plan_detach(void)
+{
+	ms_detach_kind(MS_KIND_CHECK);
+	ms_detach_kind(MS_KIND_SYSCALL);
+}
+
+unsigned int ms_plan_count(void)
+{
+	return ms_ntargets;
 }
 
 const struct ms_target *ms_plan_target(unsigned int i)
 {
-	return i < MS_NTARGETS ? &ms_targets[i] : NULL;
+	return i < ms_ntargets ? &ms_targets[i] : NULL;
+}
+
+unsigned int ms_plan_attached(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ms_ntargets; i++)
+		n += ms_targets[i].state == MS_STATE_ATTACHED;
+	return n;
 }
 
 unsigned long ms_target_missed(const struct ms_target *t)
 {
-	if (t->backend == MS_BACKEND_TRACEPOINT)
-		return ms_systp_missed(t->index);
-	return ms_probe_missed(t);
+	unsigned long m;
+
+	if (t->state != MS_STATE_ATTACHED)
+		return 0;
+	m = t->ops->missed(t);
+	return m > t->missed_base ? m - t->missed_base : 0;
+}
+
+void ms_plan_reset_missed(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms_ntargets; i++)
+		if (ms_targets[i].state == MS_STATE_ATTACHED)
+			ms_targets[i].missed_base = ms_targets[i].ops->missed(&ms_targets[i]);
 }
 
 bool ms_plan_mseal_supported(void)
@@ -236,6 +263,8 @@ const char *ms_state_name(enum ms_state state)
 		return "failed";
 	case MS_STATE_OFF:
 		return "off";
+	case MS_STATE_PARTIAL:
+		return "partial";
 	default:
 		return "absent";
 	}

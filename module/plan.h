@@ -1,75 +1,67 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * plan.h - the probe plan: every target, its kind, and what became of it
- * at load (attached, absent from this kernel, failed with an errno, or off:
- * not probed on request, the syscalls with syscalls=0).
+ * at load: attached (with which backend), absent from this kernel, failed
+ * with an errno, off (not probed on request: the syscalls with syscalls=0),
+ * or partial (only a .part.N clone of a check exists: it runs for some
+ * calls only, so it is listed and not counted).
+ *
+ * A target is one symbol.  A check can have several: the function and the
+ * complete clones the compiler made of it (NAME.isra.N, NAME.constprop.N),
+ * each called instead of it by some callers; all are probed and charged to
+ * the same check.
  */
 #ifndef MSEAL_STATS_PLAN_H
 #define MSEAL_STATS_PLAN_H
 
-#include <linux/kprobes.h>
-#include "mseal_stats_compat.h"
+#include <linux/types.h>
 #include "names.h"
 
 enum ms_kind { MS_KIND_SYSCALL, MS_KIND_CHECK, MS_KIND_CALIB };
-enum ms_state { MS_STATE_ABSENT, MS_STATE_ATTACHED, MS_STATE_FAILED, MS_STATE_OFF };
-enum ms_backend { MS_BACKEND_KRETPROBE, MS_BACKEND_FPROBE, MS_BACKEND_TRACEPOINT };
+enum ms_state {
+	MS_STATE_ABSENT, MS_STATE_ATTACHED, MS_STATE_FAILED, MS_STATE_OFF,
+	MS_STATE_PARTIAL,
+};
+
+struct ms_backend_ops;
+struct ms_probe;
 
 struct ms_target {
-	struct kretprobe rp;	/* backend kretprobe */
-#if MS_HAVE_FPROBE
-	struct fprobe fp;	/* backend fprobe */
-#endif
 	const char *name;	/* base name: "munmap", "can_modify_vma" */
 	enum ms_kind kind;
 	unsigned int index;	/* enum ms_sys or enum ms_chk */
 	enum ms_state state;
-	enum ms_backend backend; /* attached: the backend of its probe */
-	int err;		/* MS_STATE_FAILED: negative errno */
+	const struct ms_backend_ops *ops;	/* attached: its backend */
+	struct ms_probe *probe;	/* attached: the backend's own probe */
+	int err;		/* failed: negative errno */
+	unsigned long missed_base;	/* the backend's misses at the last reset */
 	char symbol[64];	/* symbol probed, or the last one tried */
 };
 
-#define MS_NTARGETS	(MS_NCHK + MS_NSYS)
+/* Symbols probed per check at most: the function and its complete clones. */
+#define MS_CHK_SYMS	4
+#define MS_NTARGETS	(MS_NCHK * MS_CHK_SYMS + MS_NSYS)
 
 /*
- * Resolve and attach every target: the checks with backend B, the syscalls
- * (only when SYSCALLS) with SYSB (B, or MS_BACKEND_TRACEPOINT); never fails
- * for a missing target.  Returns 0, or the first error other than -ENOENT
- * (a target then failed).
+ * Resolve and attach every target: the checks with CHK, the syscalls with
+ * SYS (NULL: syscalls=0, they are off).  A target whose backend is taken
+ * (-EBUSY: another direct caller) falls back to the backend
+ * ms_backend_fallback() names.  Never fails for a missing target.  Returns
+ * 0, or the first error other than -ENOENT (a target then failed).
  */
-int ms_plan_attach(enum ms_backend b, enum ms_backend sysb, int maxactive,
-		   bool syscalls);
-/* Detach all; returns when no handler runs any more. */
+int ms_plan_attach(const struct ms_backend_ops *chk, const struct ms_backend_ops *sys);
+/* Detach all, checks first; returns when no handler runs any more. */
 void ms_plan_detach(void);
+/* Targets in use: index 0 to ms_plan_count() - 1. */
+unsigned int ms_plan_count(void);
 const struct ms_target *ms_plan_target(unsigned int i);
+unsigned int ms_plan_attached(void);
 bool ms_plan_mseal_supported(void);
-/* Hits target T missed (kretprobe or fprobe nmissed). */
+/* Hits target T missed since the last reset. */
 unsigned long ms_target_missed(const struct ms_target *t);
+/* Start every target's missed count again from 0 (reset). */
+void ms_plan_reset_missed(void);
 const char *ms_kind_name(enum ms_kind kind);
 const char *ms_state_name(enum ms_state state);
-
-/*
- * probes.c: attach T with backend B to SYMBOL, or to ADDR when SYMBOL is
- * NULL; 0, -ENOENT (no such symbol or not traceable) or another error.
- */
-int ms_probe_register(struct ms_target *t, enum ms_backend b, int maxactive,
-		      const char *symbol, void *addr);
-/*
- * Detach the N targets in TS (all attached with backend B); returns when no
- * handler of theirs runs any more, nor ever will.
- */
-void ms_probe_unregister(struct ms_target **ts, unsigned int n, enum ms_backend b);
-unsigned long ms_probe_missed(const struct ms_target *t);
-
-/*
- * backend.c: the backends and mode chosen by the module parameters:
- * ms_backend() for the checks, ms_syscall_backend() for the syscalls.
- */
-enum ms_backend ms_backend(void);
-enum ms_backend ms_syscall_backend(void);
-const char *ms_backend_name(enum ms_backend b);
-bool ms_syscalls_probed(void);
-/* Resolve the "auto"s; 0, or -EOPNOTSUPP (asked for one this kernel lacks). */
-int ms_backend_resolve(void);
 
 #endif /* MSEAL_STATS_PLAN_H */

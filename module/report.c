@@ -2,6 +2,9 @@
 /*
  * report.c - format the statistics as text and as JSON (schema: README).
  *
+ * Checks are listed per row: each syscall, "other" (a task in no listed
+ * syscall) and "worker" (io_uring io-wq workers and kernel threads).
+ *
  * "net" times subtract the probe's own cost measured by calibration: the
  * handlers' share inside a timed call (calibration_ns) from each check, and
  * for a syscall also the whole cost (calibration_outer_ns) of every check
@@ -85,12 +88,9 @@ void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
 	}
 }
 
-const char *ms_kprobes_off_effect(const char *backend, const char *syscall_backend,
-				  bool syscalls_probed)
+const char *ms_kprobes_off_effect(bool chk, bool sys, bool syscalls_probed)
 {
-	bool chk = !strcmp(backend, "kretprobe");
-	bool sys = syscalls_probed && !strcmp(syscall_backend, "kretprobe");
-
+	sys = sys && syscalls_probed;
 	if (chk && (sys || !syscalls_probed))
 		return "no probe fires, nothing is counted until 1 is written there";
 	if (chk)
@@ -116,8 +116,10 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else
 		ms_buf_printf(b, "warning: " MS_KPROBES_OFF_MSG ": %s\n",
-			      ms_kprobes_off_effect(r->backend, r->syscall_backend,
+			      ms_kprobes_off_effect(r->chk_need_kprobes, r->sys_need_kprobes,
 						    r->syscalls_probed));
+	ms_buf_printf(b, "commands: reset, calibrate into " MS_COMMAND_PARAM "%s\n",
+		      r->locked_down ? " (lockdown: debugfs is read-only here, the parameter is not)" : "");
 	ms_buf_printf(b, "filter: tgid %d%s, comm ", r->filter_tgid,
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);
@@ -132,13 +134,13 @@ static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
 {
 	unsigned int i;
 
-	ms_buf_printf(b, "\nprobes:\n  %-20s %-8s %-9s %8s  %s\n",
-		      "name", "kind", "state", "missed", "symbol");
+	ms_buf_printf(b, "\nprobes:\n  %-20s %-8s %-9s %-10s %8s  %s\n",
+		      "name", "kind", "state", "backend", "missed", "symbol");
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];
 
-		ms_buf_printf(b, "  %-20s %-8s %-9s %8llu  %s", p->name, p->kind,
-			      p->state, p->missed, p->symbol);
+		ms_buf_printf(b, "  %-20s %-8s %-9s %-10s %8llu  %s", p->name, p->kind,
+			      p->state, p->backend, p->missed, p->symbol);
 		if (p->err)
 			ms_buf_printf(b, " (error %d)", p->err);
 		ms_buf_puts(b, "\n");
@@ -191,13 +193,13 @@ static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "\nchecks by syscall:\n  %-16s %-20s %9s %7s %9s %9s %11s %11s %11s\n",
 		      "syscall", "check", "count", "refused", "mean_ns", "min_ns",
 		      "max_ns", "total_ns", "net_ns");
-	for (s = 0; s <= MS_OTHER; s++) {
+	for (s = 0; s < MS_NROWS; s++) {
 		for (k = 0; k < MS_NCHK; k++) {
 			const struct ms_cell *c = ms_cell(r, MS_CELL_CHK(s, k));
 
 			if (!c->count)
 				continue;
-			ms_text_check_row(b, r, s == MS_OTHER ? "other" : ms_sys_names[s], k, c);
+			ms_text_check_row(b, r, ms_row_name(s), k, c);
 			rows++;
 		}
 	}
@@ -209,8 +211,8 @@ static void ms_text_hists(struct ms_buf *b, const struct ms_report *r)
 {
 	unsigned int s, k;
 
-	for (s = 0; s <= MS_OTHER; s++) {
-		const char *sys = s == MS_OTHER ? "other" : ms_sys_names[s];
+	for (s = 0; s < MS_NROWS; s++) {
+		const char *sys = ms_row_name(s);
 
 		if (s < MS_NSYS && ms_cell(r, MS_CELL_SYS(s))->count) {
 			ms_buf_printf(b, "\n%s: syscall time\n", sys);
@@ -254,7 +256,7 @@ static void ms_json_ns(struct ms_buf *b, const struct ms_cell *c)
 	ms_buf_puts(b, "]}");
 }
 
-/* {"CHECK": {count, refused, ns}, ...} for syscall row S (or MS_OTHER). */
+/* {"CHECK": {count, refused, ns}, ...} for row S (a syscall, other, worker). */
 static void ms_json_checks(struct ms_buf *b, const struct ms_report *r,
 			   unsigned int s, const char *indent, const char *close)
 {
@@ -289,6 +291,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 		      r->syscalls_probed ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"kprobes_enabled\": %s",
 		      r->kprobes_enabled ? "true" : "false");
+	ms_buf_printf(b, ",\n  \"locked_down\": %s",
+		      r->locked_down ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
 	ms_buf_json_string(b, r->filter_comm);
 	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"probes\": [",
@@ -296,8 +300,10 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];
 
-		ms_buf_printf(b, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"state\": \"%s\", \"missed\": %llu}",
-			      i ? "," : "", p->name, p->kind, p->state, p->missed);
+		ms_buf_printf(b, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"state\": \"%s\", \"backend\": \"%s\", \"symbol\": ",
+			      i ? "," : "", p->name, p->kind, p->state, p->backend);
+		ms_buf_json_string(b, p->symbol);
+		ms_buf_printf(b, ", \"missed\": %llu}", p->missed);
 	}
 	ms_buf_printf(b, "\n  ],\n  \"missed_total\": %llu,\n  \"syscalls\": {",
 		      ms_missed_total(r));
@@ -315,5 +321,7 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	}
 	ms_buf_printf(b, "%s},\n  \"other\": ", n ? "\n  " : "");
 	ms_json_checks(b, r, MS_OTHER, "    ", "  ");
+	ms_buf_puts(b, ",\n  \"worker\": ");
+	ms_json_checks(b, r, MS_WORKER, "    ", "  ");
 	ms_buf_puts(b, "\n}\n");
 }

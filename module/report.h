@@ -14,11 +14,15 @@
 #define MS_KPROBES_OFF_MSG \
 	"kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0)"
 
+/* Where the commands go (control.c): one wording for dmesg and the report. */
+#define MS_COMMAND_PARAM	"/sys/module/mseal_stats/parameters/command"
+
 struct ms_report_probe {
 	const char *name;	/* base name: "munmap", "can_modify_vma" */
 	const char *kind;	/* "syscall", "check" */
-	const char *state;	/* "attached", "absent", "failed", "off" */
+	const char *state;	/* "attached", "absent", "failed", "off", "partial" */
 	const char *symbol;	/* the symbol probed or tried last */
+	const char *backend;	/* attached: its backend; else "-" */
 	int err;		/* failed: the negative errno */
 	u64 missed;
 };
@@ -26,10 +30,13 @@ struct ms_report_probe {
 struct ms_report {
 	const char *kernel;
 	bool mseal_supported;
-	const char *backend;		/* checks: "kretprobe" or "fprobe" */
-	const char *syscall_backend;	/* "tracepoint", "kretprobe", "fprobe" */
+	const char *backend;		/* checks: "direct" or "kretprobe" */
+	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
 	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */
+	bool chk_need_kprobes;		/* some check probe is a kretprobe */
+	bool sys_need_kprobes;		/* some syscall probe is a kretprobe */
+	bool locked_down;		/* debugfs read-only (lockdown) */
 	int maxactive;
 	int filter_tgid;
 	const char *filter_comm;
@@ -37,18 +44,18 @@ struct ms_report {
 	u64 calibration_outer_ns;	/* whole cost of a probe pair per call */
 	const struct ms_report_probe *probes;
 	unsigned int nprobes;
-	bool sys_shown[MS_NSYS];	/* syscalls to list (their probe exists) */
+	bool sys_shown[MS_NSYS];	/* syscalls to list (their probe is attached) */
 	bool chk_shown[MS_NCHK];	/* checks to list (attached) */
 	const struct ms_table *t;
 };
 
 /*
- * What kprobes/enabled 0 stops with these backends (kretprobes stop firing,
- * fprobe and the tracepoints do not): the end of the warning, for dmesg and
+ * What kprobes/enabled 0 stops, given whether some check probe (CHK) and
+ * some syscall probe (SYS) need kprobes (kretprobes stop firing, direct
+ * calls and the tracepoints do not): the end of the warning, for dmesg and
  * the report alike.
  */
-const char *ms_kprobes_off_effect(const char *backend, const char *syscall_backend,
-				  bool syscalls_probed);
+const char *ms_kprobes_off_effect(bool chk, bool sys, bool syscalls_probed);
 void ms_report_text(struct ms_buf *b, const struct ms_report *r);
 void ms_report_json(struct ms_buf *b, const struct ms_report *r);
 void ms_report_hist(struct ms_buf *b, const struct ms_cell *c);

@@ -2,24 +2,49 @@
 /*
  * stats.c - per-CPU statistics tables.
  *
- * Writers are the probe handlers: each writes only its own CPU's table, with
- * preemption off, so no lock and no atomic is needed (the probed functions
- * never run in interrupt context).  Readers sum all CPUs; a reset or a
- * snapshot that races with a writer can at worst lose or half-see that one
- * call, which is why tests reset before their workload, not during it.
+ * Writers are the probe handlers: each writes only its own CPU's table,
+ * with preemption off, so no lock and no atomic is needed (the probed
+ * functions never run in interrupt context).  Readers, on any CPU, sum all
+ * tables.  Two things keep every cell a reader sees whole, under any load:
+ *
+ * - a seqcount per CPU around each update: a reader copies a cell and
+ *   copies it again if the owner was writing meanwhile (the owner runs
+ *   with preemption off, so it is never held up long);
+ * - reset never writes another CPU's table.  It starts a new generation;
+ *   each table remembers the generation it holds, readers take a table of
+ *   an older one for zeros, and the owner zeroes its table itself at its
+ *   next update.  A memset from another CPU used to race with a handler
+ *   halfway through a cell (a count kept next to a zeroed histogram, a min
+ *   stuck at 0).  A call that straddles the reset is counted whole in the
+ *   old generation or the new one.
  */
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
+#include <linux/seqlock.h>
 #include <linux/string.h>
 #include "stats.h"
 
-static struct ms_table __percpu *ms_pcpu;
+struct ms_cpu_table {
+	seqcount_t seq;
+	unsigned long gen;	/* the generation TABLE holds */
+	struct ms_table table;
+};
+
+static struct ms_cpu_table __percpu *ms_pcpu;
+/* Tables start zeroed at generation 0: the first reset's is 1. */
+static unsigned long ms_gen;
 
 int ms_stats_init(void)
 {
-	ms_pcpu = alloc_percpu(struct ms_table);
-	return ms_pcpu ? 0 : -ENOMEM;
+	int cpu;
+
+	ms_pcpu = alloc_percpu(struct ms_cpu_table);
+	if (!ms_pcpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		seqcount_init(&per_cpu_ptr(ms_pcpu, cpu)->seq);
+	return 0;
 }
 
 void ms_stats_exit(void)
@@ -30,42 +55,71 @@ void ms_stats_exit(void)
 
 notrace void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
 {
+	struct ms_cpu_table *ct;
+	unsigned long gen;
+
 	preempt_disable_notrace();
-	ms_cell_add(&this_cpu_ptr(ms_pcpu)->cell[cell], ns, bad, error);
+	ct = this_cpu_ptr(ms_pcpu);
+	gen = READ_ONCE(ms_gen);
+	raw_write_seqcount_begin(&ct->seq);
+	if (unlikely(ct->gen != gen)) {
+		memset(&ct->table, 0, sizeof(ct->table));
+		ct->gen = gen;
+	}
+	ms_cell_add(&ct->table.cell[cell], ns, bad, error);
+	raw_write_seqcount_end(&ct->seq);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(ms_stats_record);
 
-void ms_stats_snapshot(struct ms_table *snap)
+/* Cell CELL of CT as of generation GEN, whole. */
+static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,
+			unsigned long gen, struct ms_cell *out)
 {
+	unsigned int seq;
+
+	do {
+		seq = raw_read_seqcount_begin(&ct->seq);
+		if (READ_ONCE(ct->gen) == gen)
+			*out = ct->table.cell[cell];
+		else
+			memset(out, 0, sizeof(*out));
+	} while (read_seqcount_retry(&ct->seq, seq));
+}
+
+static void ms_cell_sum_gen(unsigned int cell, unsigned long gen, struct ms_cell *out)
+{
+	struct ms_cell c;
 	int cpu;
 
-	memset(snap, 0, sizeof(*snap));
-	for_each_possible_cpu(cpu)
-		ms_table_merge(snap, per_cpu_ptr(ms_pcpu, cpu));
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		ms_cpu_cell(per_cpu_ptr(ms_pcpu, cpu), cell, gen, &c);
+		ms_cell_merge(out, &c);
+	}
 }
 
 void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out)
 {
-	int cpu;
-
-	memset(out, 0, sizeof(*out));
-	for_each_possible_cpu(cpu)
-		ms_cell_merge(out, &per_cpu_ptr(ms_pcpu, cpu)->cell[cell]);
+	ms_cell_sum_gen(cell, READ_ONCE(ms_gen), out);
 }
 
-void ms_stats_reset_cell(unsigned int cell)
+/* One generation for all cells: a reset meanwhile does not mix two. */
+void ms_stats_snapshot(struct ms_table *snap)
 {
-	int cpu;
+	unsigned long gen = READ_ONCE(ms_gen);
+	unsigned int i;
 
-	for_each_possible_cpu(cpu)
-		memset(&per_cpu_ptr(ms_pcpu, cpu)->cell[cell], 0, sizeof(struct ms_cell));
+	for (i = 0; i < MS_NCELLS; i++)
+		ms_cell_sum_gen(i, gen, &snap->cell[i]);
 }
 
 void ms_stats_reset(void)
 {
-	int cpu;
+	WRITE_ONCE(ms_gen, ms_gen + 1);
+}
 
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(ms_pcpu, cpu), 0, sizeof(struct ms_table));
+unsigned long ms_stats_generation(void)
+{
+	return READ_ONCE(ms_gen);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stats.h - the per-CPU statistics: one struct ms_table per CPU, written
- * lock-free by the probe handlers, summed into a snapshot for the report.
+ * stats.h - the per-CPU statistics: one table per CPU, written lock-free
+ * by the probe handlers, summed into a snapshot for the report.
  */
 #ifndef MSEAL_STATS_STATS_H
 #define MSEAL_STATS_STATS_H
@@ -25,12 +25,13 @@ static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 
 	ms_stats_record(cell, ns, eperm, !eperm && IS_ERR_VALUE(ret));
 }
-/* Sum every CPU's table into *SNAP (zeroed first). */
+/* Sum every CPU's table into *SNAP: every cell whole, none half-updated. */
 void ms_stats_snapshot(struct ms_table *snap);
-/* Sum one cell over every CPU into *OUT. */
+/* The same for one cell. */
 void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out);
-/* Zero cell CELL on every CPU; ms_stats_reset() zeroes them all. */
-void ms_stats_reset_cell(unsigned int cell);
+/* Zero every counter (from the next call on, on every CPU). */
 void ms_stats_reset(void);
+/* Changes at every reset: a sum taken across one is not a difference. */
+unsigned long ms_stats_generation(void);
 
 #endif /* MSEAL_STATS_STATS_H */

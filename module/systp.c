@@ -8,8 +8,7 @@
  * trampoline, twice per syscall.  A tracepoint probe is a direct call from
  * the syscall entry and exit work, with the syscall number and registers as
  * arguments.  The data is the same: count, duration (sys_enter to sys_exit:
- * the wrapper's time plus the syscall dispatch), -EPERM and other errors;
- * checks are charged to their syscall by syscall_get_nr() as before.
+ * the wrapper's time plus the syscall dispatch), -EPERM and other errors.
  *
  * The price: while registered, every syscall of every task takes the
  * syscall entry and exit work (SYSCALL_WORK_SYSCALL_TRACEPOINT), and our
@@ -19,11 +18,16 @@
  * The entry time waits in the in-flight table (inflight.h), since the task
  * may sleep or migrate before sys_exit.  A sys_enter that finds no free slot
  * is a miss, counted per syscall like a kretprobe's; a sys_exit without its
- * sys_enter (the syscall began before the load) is not counted at all.
+ * sys_enter (the syscall began before the load) is not counted at all.  The
+ * slot also says which syscall the task is in: the checks are charged from
+ * it (ms_systp_row()), not from the task's registers, which name a syscall
+ * that has ended when a check runs from task_work after sys_exit.
  *
- * Order, so that no slot is ever left claimed while the probes run: sys_exit
- * is registered before sys_enter and unregistered after it, so every
- * sys_enter we see has its sys_exit seen too.
+ * One pair of probes serves every syscall target: the first attach
+ * registers them, each attach turns its syscall on, detach takes them
+ * away.  Order, so that no slot is ever left claimed while the probes run:
+ * sys_exit is registered before sys_enter and unregistered after it, so
+ * every sys_enter we see has its sys_exit seen too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +40,7 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include "mseal_stats_compat.h"
+#include "backend.h"
 #include "cell.h"
 #include "filter.h"
 #include "inflight.h"
@@ -44,6 +49,7 @@
 #include "systp.h"
 
 #if MS_HAVE_SYSCALL_TP
+#include <trace/events/syscalls.h>
 
 /* 4096 slots of one cache line: 256 KiB, far more than tasks in flight. */
 #define MS_INFLIGHT_BITS	12
@@ -54,7 +60,10 @@ struct ms_tp_missed {
 
 static struct tracepoint *ms_tp_enter_tp, *ms_tp_exit_tp;
 static struct ms_inflight ms_tp_inflight;
-static bool ms_tp_on[MS_NSYS];	/* set before the probes, then only read */
+static bool ms_tp_on[MS_NSYS];	/* written by attach, read by the probes */
+static bool ms_tp_registered;
+static bool ms_tp_counting;	/* published after the table, for ms_systp_row() */
+static struct ms_probe ms_tp_probes[MS_NSYS];
 static DEFINE_PER_CPU(struct ms_tp_missed, ms_tp_missed);
 
 static void ms_tp_find(struct tracepoint *tp, void *priv)
@@ -65,7 +74,7 @@ static void ms_tp_find(struct tracepoint *tp, void *priv)
 		ms_tp_exit_tp = tp;
 }
 
-bool ms_systp_available(void)
+static bool ms_tp_available(void)
 {
 	if (!ms_tp_enter_tp || !ms_tp_exit_tp)
 		for_each_kernel_tracepoint(ms_tp_find, NULL);
@@ -80,7 +89,7 @@ static __always_inline int ms_tp_sys(long nr)
 	if (in_compat_syscall())
 		return -1;
 	sys = ms_sys_from_nr(nr);
-	return sys != MS_OTHER && ms_tp_on[sys] ? sys : -1;
+	return sys != MS_OTHER && READ_ONCE(ms_tp_on[sys]) ? sys : -1;
 }
 
 static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
@@ -92,7 +101,8 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	sys = ms_tp_sys(id);
 	if (sys < 0)
 		return;
-	if (!ms_inflight_put(&ms_tp_inflight, current, ktime_get_ns(), MS_CELL_SYS(sys)))
+	if (!ms_inflight_put(&ms_tp_inflight, current, ms_task_birth(current),
+			     ktime_get_ns(), MS_CELL_SYS(sys)))
 		this_cpu_inc(ms_tp_missed.n[sys]);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
@@ -109,18 +119,35 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	if (!ms_inflight_take(&ms_tp_inflight, current, &t0, &cell))
+	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
 		return;
 	ms_stats_record_syscall(cell, ktime_get_ns() - t0, ret);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
 
-int ms_systp_attach(const bool on[MS_NSYS])
+/* The compiler checks our probes against the kernel's own prototypes. */
+static void __maybe_unused ms_tp_check_prototypes(void)
+{
+	check_trace_callback_type_sys_enter(ms_tp_sys_enter);
+	check_trace_callback_type_sys_exit(ms_tp_sys_exit);
+}
+
+notrace int ms_systp_row(void)
+{
+	unsigned int cell;
+
+	if (!smp_load_acquire(&ms_tp_counting))
+		return -1;
+	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
+		return MS_OTHER;
+	return cell;	/* MS_CELL_SYS(s) is s: the syscall's row */
+}
+NOKPROBE_SYMBOL(ms_systp_row);
+
+static int ms_tp_register(void)
 {
 	int err, cpu;
 
-	if (!ms_systp_available())
-		return -ENOENT;
 	ms_tp_inflight.bits = MS_INFLIGHT_BITS;
 	ms_tp_inflight.slot = kvcalloc(1U << MS_INFLIGHT_BITS,
 				       sizeof(struct ms_inflight_slot), GFP_KERNEL);
@@ -128,70 +155,116 @@ int ms_systp_attach(const bool on[MS_NSYS])
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
-	memcpy(ms_tp_on, on, sizeof(ms_tp_on));
 
 	err = tracepoint_probe_register(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
 	if (err)
 		goto free;
 	err = tracepoint_probe_register(ms_tp_enter_tp, ms_tp_sys_enter, NULL);
-	if (!err)
-		return 0;
-	tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
-	tracepoint_synchronize_unregister();
+	if (err) {
+		tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
+		tracepoint_synchronize_unregister();
+		goto free;
+	}
+	ms_tp_registered = true;
+	smp_store_release(&ms_tp_counting, true);
+	return 0;
 free:
 	kvfree(ms_tp_inflight.slot);
 	ms_tp_inflight.slot = NULL;
+	pr_warn("cannot register the raw_syscalls tracepoint probes: error %d\n", err);
 	return err;
 }
 
-/*
- * After tracepoint_synchronize_unregister() no probe of ours runs, nor ever
- * will (it waits for the RCU flavours tracepoint callers use, the
- * faultable syscall tracepoints' tasks-trace RCU included), so the table
- * can go; slots still claimed belong to syscalls that outlive us.
- */
-void ms_systp_detach(void)
+/* SYMBOL: the syscall's wrapper, which plan.c found; the probes are shared. */
+static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 {
-	if (!ms_tp_inflight.slot)
+	int err;
+
+	if (t->kind != MS_KIND_SYSCALL || !ms_tp_available())
+		return -EOPNOTSUPP;
+	if (!ms_tp_registered) {
+		err = ms_tp_register();
+		if (err)
+			return err;
+	}
+	ms_tp_probes[t->index].target = t;
+	t->probe = &ms_tp_probes[t->index];
+	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d", ms_nr_of_sys(t->index));
+	WRITE_ONCE(ms_tp_on[t->index], true);
+	return 0;
+}
+
+/*
+ * Detach is for all at once (plan.c detaches every target of a backend
+ * together).  After tracepoint_synchronize_unregister() no probe of ours
+ * runs, nor ever will (it waits for the RCU flavours tracepoint callers
+ * use, the faultable syscall tracepoints' tasks-trace RCU included), so
+ * the table can go; slots still claimed belong to syscalls that outlive
+ * us.  The check handlers that ask ms_systp_row() are gone before this
+ * (plan.c detaches the checks first).
+ */
+static void ms_tp_detach(struct ms_target **ts, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(ms_tp_on[ts[i]->index], false);
+		ts[i]->probe = NULL;
+	}
+	if (!ms_tp_registered)
 		return;
+	WRITE_ONCE(ms_tp_counting, false);
 	tracepoint_probe_unregister(ms_tp_enter_tp, ms_tp_sys_enter, NULL);
 	tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
 	tracepoint_synchronize_unregister();
 	kvfree(ms_tp_inflight.slot);
 	ms_tp_inflight.slot = NULL;
+	ms_tp_registered = false;
 }
 
-unsigned long ms_systp_missed(unsigned int sys)
+static unsigned long ms_tp_missed_of(const struct ms_target *t)
 {
 	unsigned long n = 0;
 	int cpu;
 
-	if (sys >= MS_NSYS)
-		return 0;
 	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(&ms_tp_missed, cpu)->n[sys];
+		n += per_cpu_ptr(&ms_tp_missed, cpu)->n[t->index];
 	return n;
 }
 
 #else /* !MS_HAVE_SYSCALL_TP */
 
-bool ms_systp_available(void)
+static bool ms_tp_available(void)
 {
 	return false;
 }
 
-int ms_systp_attach(const bool on[MS_NSYS])
+static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 {
 	return -EOPNOTSUPP;
 }
 
-void ms_systp_detach(void)
+static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 {
 }
 
-unsigned long ms_systp_missed(unsigned int sys)
+static unsigned long ms_tp_missed_of(const struct ms_target *t)
 {
 	return 0;
 }
 
+int ms_systp_row(void)
+{
+	return -1;
+}
+
 #endif /* MS_HAVE_SYSCALL_TP */
+
+const struct ms_backend_ops ms_tracepoint_ops = {
+	.name = "tracepoint",
+	.requires = "the raw_syscalls sys_enter and sys_exit tracepoints (CONFIG_HAVE_SYSCALL_TRACEPOINTS, CONFIG_TRACEPOINTS)",
+	.available = ms_tp_available,
+	.attach = ms_tp_attach,
+	.detach = ms_tp_detach,
+	.missed = ms_tp_missed_of,
+};

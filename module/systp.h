@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * systp.h - the syscall side on the raw_syscalls tracepoints (systp.c).
+ * systp.h - the syscall side on the raw_syscalls tracepoints (systp.c): its
+ * backend table is ms_tracepoint_ops (backend.h); this is what the check
+ * handlers ask it.
  */
 #ifndef MSEAL_STATS_SYSTP_H
 #define MSEAL_STATS_SYSTP_H
 
-#include <linux/types.h>
-#include "names.h"
-
-/* Does this kernel have the sys_enter and sys_exit tracepoints? */
-bool ms_systp_available(void);
-/* Count and time the syscalls ON[] says; 0 or a negative errno. */
-int ms_systp_attach(const bool on[MS_NSYS]);
-/* Returns when no probe of ours runs any more, nor ever will. */
-void ms_systp_detach(void);
-/* sys_enter of syscall SYS that found the in-flight table full. */
-unsigned long ms_systp_missed(unsigned int sys);
+/*
+ * The row (names.h) of the syscall current is in, as its own sys_enter
+ * recorded it: a listed syscall, or MS_OTHER when it is in none that is
+ * counted (or its sys_enter was not seen).  -1 when the tracepoint side is
+ * not counting: ask the registers instead.
+ */
+int ms_systp_row(void);
 
 #endif /* MSEAL_STATS_SYSTP_H */

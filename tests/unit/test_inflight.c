@@ -32,14 +32,14 @@ static void test_one(void)
 	unsigned int cell;
 	u64 t0;
 
-	utap_ok(ms_inflight_put(&tab, a, 111, 7), "put: a free home slot");
+	utap_ok(ms_inflight_put(&tab, a, 1, 111, 7), "put: a free home slot");
 	utap_ok(slots[5].owner == a, "put: the home slot holds the owner");
-	utap_ok(!ms_inflight_take(&tab, owner_at(5, 1), &t0, &cell),
+	utap_ok(!ms_inflight_take(&tab, owner_at(5, 1), 1, &t0, &cell),
 		"take: another owner with the same home finds nothing");
-	utap_ok(ms_inflight_take(&tab, a, &t0, &cell) && t0 == 111 && cell == 7,
+	utap_ok(ms_inflight_take(&tab, a, 1, &t0, &cell) && t0 == 111 && cell == 7,
 		"take: the owner gets its t0 and cell back");
 	utap_ok(slots[5].owner == NULL, "take: the slot is free again");
-	utap_ok(!ms_inflight_take(&tab, a, &t0, &cell), "take: a second take finds nothing");
+	utap_ok(!ms_inflight_take(&tab, a, 1, &t0, &cell), "take: a second take finds nothing");
 }
 
 static void test_window(void)
@@ -51,22 +51,51 @@ static void test_window(void)
 	for (i = 0; i <= MS_INFLIGHT_WINDOW; i++)
 		o[i] = owner_at(62, i);
 	for (i = 0; i < MS_INFLIGHT_WINDOW; i++)
-		ok += ms_inflight_put(&tab, o[i], 1000 + i, i);
+		ok += ms_inflight_put(&tab, o[i], 1, 1000 + i, i);
 	utap_eq_u64(ok, MS_INFLIGHT_WINDOW, "window: as many owners of one home as the window holds");
 	utap_ok(slots[1].owner == o[3], "window: it wraps around the table's end");
-	utap_ok(!ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 1, 1),
+	utap_ok(!ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 1, 1, 1),
 		"window: one more is a miss");
-	utap_ok(ms_inflight_take(&tab, o[4], &t0, &cell) && t0 == 1004 && cell == 4,
+	utap_ok(ms_inflight_take(&tab, o[4], 1, &t0, &cell) && t0 == 1004 && cell == 4,
 		"window: the fifth owner takes its own back");
-	utap_ok(ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 2, 9),
+	utap_ok(ms_inflight_put(&tab, o[MS_INFLIGHT_WINDOW], 1, 2, 9),
 		"window: the freed slot is used again");
 	for (i = 0, ok = 0; i <= MS_INFLIGHT_WINDOW; i++)
-		ok += i != 4 && ms_inflight_take(&tab, o[i], &t0, &cell) &&
+		ok += i != 4 && ms_inflight_take(&tab, o[i], 1, &t0, &cell) &&
 		      t0 == (i == MS_INFLIGHT_WINDOW ? 2 : 1000 + i);
 	utap_eq_u64(ok, MS_INFLIGHT_WINDOW, "window: every owner gets its own entry back");
 	for (i = 0, ok = 0; i < (1U << BITS); i++)
 		ok += slots[i].owner == NULL;
 	utap_eq_u64(ok, 1U << BITS, "window: the table is empty after");
+}
+
+/*
+ * A task dies inside a syscall: its slot stays claimed.  A new task comes
+ * at the same address (born later): it must not find the dead one's entry,
+ * and its put takes the stale slot over instead of claiming a second one.
+ */
+static void test_dead(void)
+{
+	const void *a = owner_at(20, 0), *b = owner_at(20, 1);
+	unsigned int cell, i, busy = 0;
+	u64 t0;
+
+	utap_ok(ms_inflight_put(&tab, a, 100, 5000, 3), "dead: the first task's sys_enter");
+	utap_ok(!ms_inflight_peek(&tab, a, 200, &cell),
+		"dead: a new task at the same address sees no syscall in flight");
+	utap_ok(!ms_inflight_take(&tab, a, 200, &t0, &cell),
+		"dead: and takes nothing at a sys_exit without its sys_enter");
+	utap_ok(ms_inflight_put(&tab, b, 1, 7000, 4), "dead: another task shares the window");
+	utap_ok(ms_inflight_put(&tab, a, 200, 6000, 8) && slots[20].owner == a && slots[20].birth == 200,
+		"dead: the new task's sys_enter takes the dead task's slot over");
+	for (i = 0; i < (1U << BITS); i++)
+		busy += slots[i].owner != NULL;
+	utap_eq_u64(busy, 2, "dead: two slots claimed, not three");
+	utap_ok(ms_inflight_peek(&tab, a, 200, &cell) && cell == 8, "dead: peek gives the new cell");
+	utap_ok(ms_inflight_take(&tab, a, 200, &t0, &cell) && t0 == 6000 && cell == 8,
+		"dead: the new task gets its own t0 and cell back");
+	utap_ok(!ms_inflight_take(&tab, a, 100, &t0, &cell), "dead: nothing is left of the dead task");
+	utap_ok(ms_inflight_take(&tab, b, 1, &t0, &cell) && t0 == 7000, "dead: the other task is unharmed");
 }
 
 /* Threads, each an owner, put and take in a loop on one table. */
@@ -84,11 +113,11 @@ static void *hammer(void *arg)
 	u64 t0;
 
 	for (r = 0; r < ROUNDS; r++) {
-		if (!ms_inflight_put(&small_tab, owner, r * NTHREADS + me, me)) {
+		if (!ms_inflight_put(&small_tab, owner, 1, r * NTHREADS + me, me)) {
 			misses[me]++;
 			continue;
 		}
-		if (!ms_inflight_take(&small_tab, owner, &t0, &cell) ||
+		if (!ms_inflight_take(&small_tab, owner, 1, &t0, &cell) ||
 		    t0 != r * NTHREADS + me || cell != me)
 			bad[me]++;
 	}
@@ -119,9 +148,10 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + 2);
+	utap_plan(6 + 7 + 10 + 2);
 	test_one();
 	test_window();
+	test_dead();
 	test_threads();
 	return utap_done();
 }

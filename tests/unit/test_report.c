@@ -15,9 +15,10 @@ static struct ms_table t;
 static char out[65536], s[256];
 
 static const struct ms_report_probe probes[] = {
-	{ "can_modify_vma_madv", "check", "attached", "can_modify_vma_madv", 0, 0 },
-	{ "munmap", "syscall", "attached", "__x64_sys_munmap", 0, 3 },
-	{ "mseal", "syscall", "failed", "__x64_sys_mseal", -22, 0 },
+	{ "can_modify_vma_madv", "check", "attached", "can_modify_vma_madv", "direct", 0, 0 },
+	{ "munmap", "syscall", "attached", "__x64_sys_munmap", "kretprobe", 0, 3 },
+	{ "mseal", "syscall", "failed", "__x64_sys_mseal", "-", -22, 0 },
+	{ "can_modify_vma", "check", "partial", "can_modify_vma.part.0", "-", 0, 0 },
 };
 
 static void make_report(struct ms_report *r)
@@ -27,7 +28,7 @@ static void make_report(struct ms_report *r)
 	memset(r, 0, sizeof(*r));
 	r->kernel = "6.12.0-test";
 	r->mseal_supported = true;
-	r->backend = "kretprobe";
+	r->backend = "direct";
 	r->syscall_backend = "kretprobe";
 	r->syscalls_probed = true;
 	r->kprobes_enabled = true;
@@ -36,8 +37,9 @@ static void make_report(struct ms_report *r)
 	r->filter_comm = "a\"b\\c\x01\xe9";
 	r->calibration_ns = 100;
 	r->calibration_outer_ns = 300;
+	r->sys_need_kprobes = true;
 	r->probes = probes;
-	r->nprobes = 3;
+	r->nprobes = 4;
 	r->sys_shown[MS_SYS_munmap] = true;
 	r->sys_shown[MS_SYS_madvise] = true;
 	r->chk_shown[vm] = true;
@@ -48,6 +50,8 @@ static void make_report(struct ms_report *r)
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_SYS_madvise, vm)], 200, false, false);
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_SYS_madvise, vm)], 400, true, false);
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_OTHER, vm)], 150, false, false);
+	ms_cell_add(&t.cell[MS_CELL_CHK(MS_WORKER, vm)], 250, true, false);
+	ms_cell_add(&t.cell[MS_CELL_CHK(MS_WORKER, vm)], 350, false, false);
 }
 
 /* Format twice, as the module does: count, then write. */
@@ -90,17 +94,22 @@ static void test_text(const struct ms_report *r)
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
 	LINE(out, "mseal supported: yes");
-	LINE(out, "backend: kretprobe (maxactive 64), syscalls and checks probed");
+	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
 	LINE(out, "syscall backend: kretprobe");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
 	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
-	LINE(out, "  munmap               syscall  attached         3  __x64_sys_munmap");
-	LINE(out, "  mseal                syscall  failed           0  __x64_sys_mseal (error -22)");
+	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command");
+	LINE(out, "  can_modify_vma_madv  check    attached  direct            0  can_modify_vma_madv");
+	LINE(out, "  munmap               syscall  attached  kretprobe         3  __x64_sys_munmap");
+	LINE(out, "  mseal                syscall  failed    -                 0  __x64_sys_mseal (error -22)");
+	LINE(out, "  can_modify_vma       check    partial   -                 0  can_modify_vma.part.0");
 	/* madvise: net check 600 - 2 * 100 = 400; net syscall 5000 - 100 - 2 * 300 = 4300; 400/4300 = 9.3% */
 	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.3%");
 	LINE(out, "  munmap                   2       1       0      2000      1000        3000         0           0           0     0.0%");
 	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         400");
 	LINE(out, "  other            can_modify_vma_madv          1       0       150       150         150         150          50");
+	LINE(out, "  worker           can_modify_vma_madv          2       1       300       250         350         600         400");
+	LINE(out, "worker: can_modify_vma_madv time (raw)");
 	LINE(out, "munmap: syscall time");
 	LINE(out, "     nsecs               : count     distribution");
 	LINE(out, "         0 -> 1          : 0        |                                        |");
@@ -125,7 +134,7 @@ static void test_json(const struct ms_report *r)
 		printf("# json was:\n%s", out);
 	utap_eq_str(msj_str(out, "kernel", s, sizeof(s)), "6.12.0-test", "json: kernel");
 	utap_eq_u64(msj_bool(out, "mseal_supported"), 1, "json: mseal_supported");
-	utap_eq_str(msj_str(out, "backend", s, sizeof(s)), "kretprobe", "json: backend");
+	utap_eq_str(msj_str(out, "backend", s, sizeof(s)), "direct", "json: backend");
 	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "kretprobe", "json: syscall_backend");
 	utap_ok(msj_bool(out, "syscalls_probed") == 1, "json: syscalls_probed true");
 	utap_eq_u64(msj_int(out, "filter.tgid", -1), 0, "json: filter.tgid");
@@ -134,6 +143,11 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "probes.2.state", s, sizeof(s)), "failed", "json: probes.2.state");
 	utap_eq_str(msj_str(out, "probes.1.kind", s, sizeof(s)), "syscall", "json: probes.1.kind");
 	utap_eq_u64(msj_int(out, "probes.1.missed", -1), 3, "json: probes.1.missed");
+	utap_eq_str(msj_str(out, "probes.0.backend", s, sizeof(s)), "direct", "json: probes.0.backend");
+	utap_eq_str(msj_str(out, "probes.1.backend", s, sizeof(s)), "kretprobe", "json: probes.1.backend");
+	utap_eq_str(msj_str(out, "probes.1.symbol", s, sizeof(s)), "__x64_sys_munmap", "json: probes.1.symbol");
+	utap_eq_str(msj_str(out, "probes.3.state", s, sizeof(s)), "partial", "json: probes.3.state");
+	utap_ok(msj_bool(out, "locked_down") == 0, "json: locked_down false");
 	utap_eq_u64(msj_int(out, "missed_total", -1), 3, "json: missed_total");
 	utap_ok(msj_bool(out, "kprobes_enabled") == 1, "json: kprobes_enabled true");
 	utap_eq_u64(msj_int(out, "syscalls.munmap.count", -1), 2, "json: munmap count");
@@ -150,6 +164,8 @@ static void test_json(const struct ms_report *r)
 	utap_eq_u64(msj_int(out, "syscalls.madvise.checks.can_modify_vma_madv.refused", -1), 1, "json: madvise check refused");
 	utap_eq_u64(msj_int(out, "syscalls.madvise.checks.can_modify_vma_madv.ns.total", -1), 600, "json: madvise check ns.total (raw)");
 	utap_eq_u64(msj_int(out, "other.can_modify_vma_madv.count", -1), 1, "json: other check count");
+	utap_eq_u64(msj_int(out, "worker.can_modify_vma_madv.count", -1), 2, "json: worker check count");
+	utap_eq_u64(msj_int(out, "worker.can_modify_vma_madv.refused", -1), 1, "json: worker check refused");
 	utap_ok(msj_find(out, "syscalls.mseal") == NULL, "json: no entry for a syscall whose probe failed");
 	utap_ok(msj_find(out, "syscalls.madvise.checks.can_modify_mm") == NULL, "json: no entry for an absent check");
 }
@@ -167,30 +183,47 @@ static void test_kprobes_off(const struct ms_report *r)
 {
 	struct ms_report z = *r;
 
+	/* What stops depends on which probes are kretprobes. */
 	z.kprobes_enabled = false;
+	z.chk_need_kprobes = true;
 	render(&z, false);
 	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): no probe fires, nothing is counted until 1 is written there");
 	utap_ok(!strstr(out, "kprobes: enabled"), "text: kprobes off: no \"kprobes: enabled\" line");
 	render(&z, true);
 	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
 
-	/* What stops depends on which side is on kretprobes. */
 	z.syscall_backend = "tracepoint";
+	z.sys_need_kprobes = false;
 	render(&z, false);
 	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
 	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the checks are not counted until 1 is written there (the syscalls are)");
-	z.backend = "fprobe";
+	z.chk_need_kprobes = false;
+	z.sys_need_kprobes = true;
 	z.syscall_backend = "kretprobe";
 	render(&z, false);
 	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the syscalls are not counted until 1 is written there (the checks are)");
+	z.sys_need_kprobes = false;
 	z.syscall_backend = "tracepoint";
 	render(&z, false);
 	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): kretprobes would not fire (these backends do not need them)");
+	z.chk_need_kprobes = true;
 	z.syscalls_probed = false;
 	render(&z, false);
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): no probe fires, nothing is counted until 1 is written there");
 	utap_ok(!strstr(out, "syscall backend:"), "text: checks only: no syscall backend line");
 	render(&z, true);
 	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "off", "json: checks only: syscall_backend off");
+}
+
+static void test_lockdown(const struct ms_report *r)
+{
+	struct ms_report z = *r;
+
+	z.locked_down = true;
+	render(&z, false);
+	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command (lockdown: debugfs is read-only here, the parameter is not)");
+	render(&z, true);
+	utap_ok(msj_valid(out) && msj_bool(out, "locked_down") == 1, "json: locked_down true");
 }
 
 static void test_buf(void)
@@ -213,12 +246,13 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(25 + 31 + 2 + 16 + 3);	/* render() checks once per call */
+	utap_plan(30 + 38 + 2 + 17 + 4 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
 	test_coarse_clock(&r);
 	test_kprobes_off(&r);
+	test_lockdown(&r);
 	test_buf();
 	return utap_done();
 }

@@ -29,6 +29,8 @@ GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest
 GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
 GUEST_HDRS := $(wildcard tests/guest/*.h)
+# msjson.h from the guest's shell (tests/lib/msjson.c), for sh-only suites.
+GUEST_BINS += build/guest/msjson
 
 # The bench shares its quantiles with mseal-compare's statistics.
 BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c) scripts/compare/cmpstats.c
@@ -52,6 +54,10 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
+build/guest/msjson: tests/lib/msjson.c tests/guest/msjson.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
 # mseal-compare report: every statistic and conversion of a comparison, on the host.
 REPORT_SRCS := $(addprefix scripts/compare/,report.c records.c explain.c warn.c cmpstats.c)
 # Names and messages are cut to their buffers on purpose (snprintf).
@@ -68,6 +74,10 @@ guest-arm64: $(GUEST_ARM64_BINS)
 build/guest-arm64/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc $(GUEST_CFLAGS) -o $@ $< -lpthread
+
+build/guest-arm64/msjson: tests/lib/msjson.c tests/guest/msjson.h
+	@mkdir -p $(@D)
+	$(CROSS_ARM64)gcc $(GUEST_CFLAGS) -o $@ $<
 
 build/guest-arm64/mseal-bench: $(BENCH_DEPS)
 	@mkdir -p $(@D)

@@ -25,6 +25,7 @@
 
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/printk.h>
 #include <linux/string.h>
 #include "mseal_stats.h"
 #include "plan.h"
@@ -46,6 +47,8 @@ static int ms_command_set(const char *val, const struct kernel_param *kp)
 
 	mutex_lock(&ms_control_lock);
 	if (!ms_ready) {
+		pr_warn("command=%s: commands are taken once the module is loaded, not while it loads or unloads\n",
+			val);
 		err = -EBUSY;
 	} else if (sysfs_streq(val, "reset")) {
 		ms_stats_reset();

@@ -66,6 +66,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->syscalls_probed = sys != NULL;
 	r->kprobes_enabled = ms_kprobes_enabled();
 	r->locked_down = ms_locked_down();
+	r->sys_calibrated = sys == ms_backend_checks();
 	r->maxactive = ms_maxactive();
 	r->filter_comm = comm;
 	r->calibration_ns = ms_calib_ns();
@@ -91,6 +92,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 		} else {
 			r->chk_shown[t->index] |= on;
 			r->chk_need_kprobes |= on && t->ops->needs_kprobes;
+			r->chk_uncalibrated[t->index] |= on && t->ops != ms_backend_checks();
 		}
 	}
 }

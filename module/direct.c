@@ -16,18 +16,28 @@
  * the trampoline on its stack for as long as the function runs, which for
  * a syscall that sleeps can be long; rcu_tasks alone does not cover it
  * (a task that sleeps in the body is quiescent for it).  So:
- *   1. unregister every ops: no task enters a trampoline any more (ftrace
- *      waits for the RCU-tasks flavours before it returns, for a module's
- *      ftrace_ops);
+ *   1. unregister every ops, then synchronize_rcu_tasks(): no task enters a
+ *      trampoline any more, and none is left between its entry and the
+ *      in-flight count going up (ftrace waits too, for a module's ops, but
+ *      not on every kernel in every state: 6.1 skips it with
+ *      ftrace_enabled=0, so the module does not rely on it);
  *   2. wait until no timed call is in flight: a per-CPU count, up in
  *      ms_direct_enter() when it says "time it", down in ms_direct_exit();
- *      summed over CPUs it only falls once step 1 is done;
- *   3. synchronize_rcu_tasks(): a task that has counted itself out may
- *      still be on the trampoline's last instructions; they do not sleep,
- *      so once it has switched voluntarily it is out;
+ *      after step 1 it can only go down, so its sum over CPUs read as 0
+ *      means every such call is back;
+ *   3. synchronize_rcu_tasks() again: a task that has counted itself out
+ *      may still be on the trampoline's last instructions; they do not
+ *      sleep, so once it has switched voluntarily it is out;
  * and only then are the slots and probes freed; the text goes with the
- * module after ms_plan_detach() returns.
- */
+ * module after ms_plan_detach() returns.  (Without TASKS_RCU the kernel
+ * does not preempt, and synchronize_rcu_tasks() is synchronize_rcu().)
+ *
+ * What a trampoline can call: a function whose arguments are all in
+ * registers (six on x86_64, eight on arm64: stack arguments would be read
+ * from the trampoline's frame) and whose value fits two registers.  Every
+ * target is one: the checks take at most four arguments, the syscall
+ * wrappers one.
+  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/build_bug.h>
@@ -143,16 +153,20 @@ static long ms_direct_calls_in_flight(void)
 	return n;
 }
 
-/* Step 2 (see the top): every timed call is back from its function. */
+/*
+ * Step 2 (see the top): every timed call is back from its function.  A
+ * task that died inside one (an oops) never comes back: then unload waits
+ * for good, and says so every 10 s.
+ */
 static void ms_direct_wait_calls(void)
 {
 	unsigned int ms = 0;
 	long n;
 
 	while ((n = ms_direct_calls_in_flight()) > 0) {
-		if (ms == 1000)
-			pr_info("waiting for %ld calls in flight through the direct trampolines to return\n",
-				n);
+		if (ms && ms % 10000 == 0)
+			pr_warn("unload waits for %ld calls in flight through the direct trampolines (%u s)\n",
+				n, ms / 1000);
 		msleep(10);
 		ms += 10;
 	}
@@ -160,24 +174,28 @@ static void ms_direct_wait_calls(void)
 
 static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 {
+	bool gone[MS_NTARGETS + 1];
 	struct ms_direct_probe *p;
 	unsigned int i;
-	int err;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && i < ARRAY_SIZE(gone); i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
-		err = ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
-		if (err)
-			pr_warn("%s: unregister_ftrace_direct: error %d\n", ts[i]->symbol, err);
+		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
+		if (!gone[i])
+			pr_warn("%s: unregister_ftrace_direct failed: its probe is kept\n", ts[i]->symbol);
 	}
+	synchronize_rcu_tasks();
 	ms_direct_wait_calls();
 	synchronize_rcu_tasks();
 	mutex_lock(&ms_direct_lock);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && i < ARRAY_SIZE(gone); i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
+		ts[i]->probe = NULL;
+		/* ftrace may still hold an ops it would not let go: leak it. */
+		if (!gone[i])
+			continue;
 		WRITE_ONCE(ms_direct_slot[p->slot], NULL);
 		kfree(p);
-		ts[i]->probe = NULL;
 	}
 	mutex_unlock(&ms_direct_lock);
 }

@@ -31,6 +31,18 @@
 
 #if IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
 
+/*
+ * Not for kprobes: a kprobe single-stepping the body's call sequence would
+ * run on a frame no unwinder or fixup expects (the kernel keeps its own
+ * trampolines out the same way).  Aligned, each (.p2align below): ftrace
+ * takes bit 0 of a direct address for a mode flag on newer kernels (7.x).
+ */
+#ifdef CONFIG_KPROBES
+#define MS_NOKPROBE(sym)	.pushsection "_kprobe_blacklist", "aw"; .balign 8; .quad sym; .popsection
+#else
+#define MS_NOKPROBE(sym)
+#endif
+
 #ifdef CONFIG_X86_64
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
@@ -68,7 +80,9 @@
  */
 #define MS_FRAME	(48 + MS_DIRECT_INST_SIZE)
 
+
 .macro MS_DIRECT_TRAMP slot
+	MS_NOKPROBE(ms_direct_tramp_\slot)
 	.globl	ms_direct_tramp_\slot
 	.type	ms_direct_tramp_\slot, @function
 	.p2align 4
@@ -100,16 +114,19 @@ ms_direct_tramp_\slot:
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	3f
 	/*
-	 * The body returned here, its value in %rax.  objtool takes an
-	 * intra-function call for a jump that never comes back: RESTORE
-	 * tells it this is reached, in the state SAVE recorded at the call.
+	 * The body returned here, its value in %rax (and %rdx).  objtool
+	 * takes an intra-function call for a jump that never comes back:
+	 * RESTORE tells it this is reached, in the state SAVE recorded at
+	 * the call.
 	 */
 	UNWIND_HINT_RESTORE
 	movq	%rax, -8(%rbp)
+	movq	%rdx, -16(%rbp)
 	movq	%rax, %rsi
 	leaq	-MS_FRAME(%rbp), %rdi
 	call	ms_direct_exit
 	movq	-8(%rbp), %rax
+	movq	-16(%rbp), %rdx
 	leave
 	/* Past the body's address: return to the function's caller. */
 	addq	$8, %rsp
@@ -137,8 +154,8 @@ ms_direct_tramp_\slot:
  * caller, x0-x7 its arguments.  The trampoline builds two frame records,
  * as the BPF trampoline does: one for the caller (x29, x9) and one for the
  * traced function (x29, x30), so a stack trace from inside the body reads
- * body, function, caller.  Below them: x0-x7 (64 bytes) and struct
- * ms_inst.
+ * body, function, caller.  Below them: x0-x7 and x8 (the indirect result
+ * register, kept as ftrace_caller keeps it; 80 bytes) and struct ms_inst.
  *
  * The body is entered with ret, not br or blr: no BTI landing pad is
  * needed there, and x30 is set to the label it must return to.  Pointer
@@ -147,9 +164,11 @@ ms_direct_tramp_\slot:
  * frame records hold are raw, as they are at the patch site.  Like the
  * kernel's samples, the trampoline returns with "ret x9".
  */
-#define MS_FRAME	(64 + MS_DIRECT_INST_SIZE)
+#define MS_FRAME	(80 + MS_DIRECT_INST_SIZE)
+
 
 .macro MS_DIRECT_TRAMP slot
+	MS_NOKPROBE(ms_direct_tramp_\slot)
 	.globl	ms_direct_tramp_\slot
 	.type	ms_direct_tramp_\slot, %function
 	.p2align 2
@@ -164,23 +183,25 @@ ms_direct_tramp_\slot:
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
+	str	x8, [sp, #64]
 	mov	w0, #\slot
-	add	x1, sp, #64
+	add	x1, sp, #80
 	bl	ms_direct_enter
 	cbz	w0, 2f
 	ldp	x0, x1, [sp]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]
+	ldr	x8, [sp, #64]
 	ldr	x10, [x29, #8]		/* the body */
 	adr	x30, 1f
 	ret	x10
-1:	/* The body returned here, its value in x0. */
-	str	x0, [sp]
+1:	/* The body returned here, its value in x0 (and x1). */
+	stp	x0, x1, [sp]
 	mov	x1, x0
-	add	x0, sp, #64
+	add	x0, sp, #80
 	bl	ms_direct_exit
-	ldr	x0, [sp]
+	ldp	x0, x1, [sp]
 	add	sp, sp, #MS_FRAME
 	ldp	x29, x30, [sp], #16	/* x30: the body, done with */
 	ldp	x29, x9, [sp], #16	/* x9: the caller's return address */
@@ -190,6 +211,7 @@ ms_direct_tramp_\slot:
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]
+	ldr	x8, [sp, #64]
 	add	sp, sp, #MS_FRAME
 	ldp	x29, x10, [sp], #16	/* x10: the body */
 	ldp	x29, x30, [sp], #16

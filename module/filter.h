@@ -44,7 +44,12 @@ static __always_inline bool ms_filter_pass(void)
  * and the comm.
  */
 void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN]);
-/* Drop the filter (module exit). */
+/*
+ * Init: put the values given at insmod in force (0, or -ESRCH: that tgid
+ * has no process).  Exit, or a failed init: drop the filter; later writes
+ * are refused.
+ */
+int ms_filter_start(void);
 void ms_filter_exit(void);
 /* maxactive as set at load (0: automatic), resolved. */
 int ms_maxactive(void);

@@ -3,8 +3,8 @@
  * inflight.h - the entry time of syscalls in flight, kept per task, for the
  * tracepoint syscall side (systp.c).
  *
- * A kretprobe or fprobe carries its per-call data from entry to return
- * itself.  The raw_syscalls tracepoints do not: sys_enter and sys_exit are
+ * A kretprobe or a direct call carries its per-call data from entry to
+ * return itself.  The raw_syscalls tracepoints do not: sys_enter and sys_exit are
  * two calls, the task may sleep and migrate in between.  So the entry time
  * waits here, in a slot owned by the task, found again at sys_exit.
  *

@@ -4,7 +4,7 @@
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
  *                         [backend=auto|direct|kretprobe]
- *                         [syscall_backend=auto|tracepoint|kretprobe]
+ *                         [syscall_backend=auto|tracepoint|kretprobe|direct]
  *                         [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON
@@ -64,6 +64,9 @@ static int __init ms_init(void)
 	err = ms_backend_resolve();
 	if (err)
 		goto filter;
+	err = ms_filter_start();
+	if (err)
+		goto filter;
 	err = ms_stats_init();
 	if (err)
 		goto filter;
@@ -85,7 +88,7 @@ static int __init ms_init(void)
 	ms_control_ready(true);
 	return 0;
 filter:
-	/* The parameters may have set a filter before init ran. */
+	/* A filter the parameters set is dropped; later writes are refused. */
 	ms_filter_exit();
 	return err;
 }

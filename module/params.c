@@ -20,7 +20,16 @@
  * The handlers read the filter under RCU (filter.h); a writer publishes a
  * new one and frees the old after synchronize_rcu(), never with a callback
  * that could outlive the module.
+ *
+ * Values given at insmod are parsed before init runs, and a load can still
+ * fail after that (a later bad parameter, a backend this kernel lacks)
+ * without init or exit ever running: so until ms_filter_start() they are
+ * only kept as written (no allocation, no reference), and init resolves
+ * them in the context of the insmod that gave them.  After
+ * ms_filter_exit() a late write is refused (-ENODEV).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -29,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -37,7 +47,10 @@
 #include "filter.h"
 
 struct ms_filter __rcu *ms_filter_cur;
-static DEFINE_MUTEX(ms_filter_lock);	/* writers */
+static DEFINE_MUTEX(ms_filter_lock);	/* writers, and the three below */
+static enum { MS_FILTER_LOADING, MS_FILTER_LIVE, MS_FILTER_CLOSED } ms_filter_state;
+static int ms_pending_tgid;			/* LOADING: as given at insmod */
+static char ms_pending_comm[TASK_COMM_LEN];
 static int ms_maxactive_param;
 
 notrace bool ms_filter_pass_slow(void)
@@ -58,18 +71,19 @@ NOKPROBE_SYMBOL(ms_filter_pass_slow);
 
 /*
  * Replace the filter: TGID (a reference, handed over; NULL: none) when
- * SET_TGID, COMM when SET_COMM, the other part as it was.
+ * SET_TGID, COMM when SET_COMM, the other part as it was.  Called with
+ * ms_filter_lock held; drops it.
  */
-static int ms_filter_update(bool set_tgid, struct pid *tgid, bool set_comm,
-			    const char *comm, size_t len)
+static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_comm,
+				   const char *comm, size_t len)
 {
 	struct ms_filter *old, *f = kzalloc(sizeof(*f), GFP_KERNEL);
 
 	if (!f) {
+		mutex_unlock(&ms_filter_lock);
 		put_pid(tgid);
 		return -ENOMEM;
 	}
-	mutex_lock(&ms_filter_lock);
 	old = rcu_dereference_protected(ms_filter_cur, lockdep_is_held(&ms_filter_lock));
 	if (old)
 		*f = *old;
@@ -95,25 +109,7 @@ static int ms_filter_update(bool set_tgid, struct pid *tgid, bool set_comm,
 	return 0;
 }
 
-void ms_filter_exit(void)
-{
-	ms_filter_update(true, NULL, true, "", 0);
-}
-
-void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])
-{
-	const struct ms_filter *f;
-
-	rcu_read_lock();
-	f = rcu_dereference(ms_filter_cur);
-	*tgid = f && f->tgid ? pid_vnr(f->tgid) : 0;
-	memset(comm, 0, TASK_COMM_LEN);
-	if (f)
-		memcpy(comm, f->comm, TASK_COMM_LEN);
-	rcu_read_unlock();
-}
-
-/* The process (thread group) of the task that NR names in the writer's namespace. */
+/* The process (thread group) of the task that NR names in current's namespace. */
 static struct pid *ms_tgid_of(int nr)
 {
 	struct task_struct *task;
@@ -127,6 +123,54 @@ static struct pid *ms_tgid_of(int nr)
 	return tg;
 }
 
+int ms_filter_start(void)
+{
+	struct pid *tg = NULL;
+
+	mutex_lock(&ms_filter_lock);
+	ms_filter_state = MS_FILTER_LIVE;
+	if (ms_pending_tgid) {
+		tg = ms_tgid_of(ms_pending_tgid);
+		if (!tg) {
+			ms_filter_state = MS_FILTER_CLOSED;
+			mutex_unlock(&ms_filter_lock);
+			pr_err("tgid=%d: no such process\n", ms_pending_tgid);
+			return -ESRCH;
+		}
+	}
+	if (!tg && !ms_pending_comm[0]) {
+		mutex_unlock(&ms_filter_lock);
+		return 0;
+	}
+	return ms_filter_update_locked(true, tg, true, ms_pending_comm,
+				       strnlen(ms_pending_comm, TASK_COMM_LEN));
+}
+
+void ms_filter_exit(void)
+{
+	mutex_lock(&ms_filter_lock);
+	ms_filter_state = MS_FILTER_CLOSED;
+	ms_filter_update_locked(true, NULL, true, "", 0);
+}
+
+void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])
+{
+	const struct ms_filter *f;
+
+	if (READ_ONCE(ms_filter_state) == MS_FILTER_LOADING) {
+		*tgid = READ_ONCE(ms_pending_tgid);
+		memcpy(comm, ms_pending_comm, TASK_COMM_LEN);
+		return;
+	}
+	rcu_read_lock();
+	f = rcu_dereference(ms_filter_cur);
+	*tgid = f && f->tgid ? pid_vnr(f->tgid) : 0;
+	memset(comm, 0, TASK_COMM_LEN);
+	if (f)
+		memcpy(comm, f->comm, TASK_COMM_LEN);
+	rcu_read_unlock();
+}
+
 static int ms_tgid_set(const char *val, const struct kernel_param *kp)
 {
 	struct pid *tg = NULL;
@@ -134,12 +178,21 @@ static int ms_tgid_set(const char *val, const struct kernel_param *kp)
 
 	if (kstrtoint(val, 10, &nr) || nr < 0 || nr > PID_MAX_LIMIT)
 		return -EINVAL;
+	mutex_lock(&ms_filter_lock);
+	if (ms_filter_state != MS_FILTER_LIVE) {
+		if (ms_filter_state == MS_FILTER_LOADING)
+			ms_pending_tgid = nr;
+		mutex_unlock(&ms_filter_lock);
+		return ms_filter_state == MS_FILTER_LOADING ? 0 : -ENODEV;
+	}
 	if (nr) {
 		tg = ms_tgid_of(nr);
-		if (!tg)
+		if (!tg) {
+			mutex_unlock(&ms_filter_lock);
 			return -ESRCH;
+		}
 	}
-	return ms_filter_update(true, tg, false, NULL, 0);
+	return ms_filter_update_locked(true, tg, false, NULL, 0);
 }
 
 static int ms_tgid_get(char *buf, const struct kernel_param *kp)
@@ -154,16 +207,21 @@ static int ms_tgid_get(char *buf, const struct kernel_param *kp)
 static int ms_comm_set(const char *val, const struct kernel_param *kp)
 {
 	size_t len = strlen(val);
-	size_t i;
 
 	if (len && val[len - 1] == '\n')
 		len--;
-	if (len >= TASK_COMM_LEN)
+	if (len >= TASK_COMM_LEN || memchr(val, '\n', len))
 		return -EINVAL;
-	for (i = 0; i < len; i++)
-		if (val[i] == '\0' || val[i] == '\n')
-			return -EINVAL;
-	return ms_filter_update(false, NULL, true, val, len);
+	mutex_lock(&ms_filter_lock);
+	if (ms_filter_state != MS_FILTER_LIVE) {
+		if (ms_filter_state == MS_FILTER_LOADING) {
+			memset(ms_pending_comm, 0, sizeof(ms_pending_comm));
+			memcpy(ms_pending_comm, val, len);
+		}
+		mutex_unlock(&ms_filter_lock);
+		return ms_filter_state == MS_FILTER_LOADING ? 0 : -ENODEV;
+	}
+	return ms_filter_update_locked(false, NULL, true, val, len);
 }
 
 static int ms_comm_get(char *buf, const struct kernel_param *kp)

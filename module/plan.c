@@ -69,7 +69,7 @@ static int ms_attach_target(struct ms_target *t, const struct ms_backend_ops *op
 	int err = ops->attach(t, t->symbol, NULL);
 
 	if (err == -EBUSY && fb) {
-		pr_info("%s: %s refused (EBUSY: the function already has a direct caller, such as a BPF fentry/fexit program or bpftrace kfunc:); using %s for it\n",
+		pr_info("%s: %s refused (EBUSY: the function already has a direct caller, such as a BPF fentry/fexit program or bpftrace kfunc:, or a livepatch); using %s for it\n",
 			t->symbol, ops->name, fb->name);
 		ops = fb;
 		err = ops->attach(t, t->symbol, NULL);

@@ -5,10 +5,13 @@
  * Checks are listed per row: each syscall, "other" (a task in no listed
  * syscall) and "worker" (io_uring io-wq workers and kernel threads).
  *
- * "net" times subtract the probe's own cost measured by calibration: the
- * handlers' share inside a timed call (calibration_ns) from each check, and
- * for a syscall also the whole cost (calibration_outer_ns) of every check
- * probe that fired inside it.
+ * "net" times subtract the probe's own cost measured by calibration, of the
+ * checks' backend: the handlers' share inside a timed call
+ * (calibration_ns) from each check; from a syscall the whole cost
+ * (calibration_outer_ns) of every check probe that fired inside it, and
+ * its own probe's share only when the syscalls are on that same backend
+ * (a tracepoint's sits mostly outside the time it measures).  A check
+ * whose probe fell back to another backend is said to be uncalibrated.
  */
 #include "report.h"
 
@@ -102,6 +105,8 @@ const char *ms_kprobes_off_effect(bool chk, bool sys, bool syscalls_probed)
 
 static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 {
+	unsigned int k;
+
 	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
 	ms_buf_printf(b, "mseal supported: %s\n",
 		      r->mseal_supported ? "yes" : "no (mseal not supported)");
@@ -128,6 +133,10 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 		      r->calibration_ns, r->calibration_outer_ns);
 	if (!r->calibration_ns)
 		ms_buf_puts(b, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful\n");
+	for (k = 0; k < MS_NCHK; k++)
+		if (r->chk_uncalibrated[k])
+			ms_buf_printf(b, "warning: %s is probed with another backend than the calibrated %s (a fallback): its net times are not net\n",
+				      ms_chk_names[k], r->backend);
 }
 
 static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
@@ -168,7 +177,7 @@ static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
 			check_ns += kc->total_ns;
 			check_net += ms_check_net(r, kc);
 		}
-		sys_net = ms_sub0(c->total_ns, c->count * r->calibration_ns +
+		sys_net = ms_sub0(c->total_ns, c->count * (r->sys_calibrated ? r->calibration_ns : 0) +
 				  checks * r->calibration_outer_ns);
 		permille = sys_net ? check_net * 1000 / sys_net : 0;
 		ms_buf_printf(b, "  %-16s %9llu %7llu %7llu %9llu %9llu %11llu %9llu %11llu %11llu %5llu.%llu%%\n",

@@ -37,10 +37,12 @@ struct ms_report {
 	bool chk_need_kprobes;		/* some check probe is a kretprobe */
 	bool sys_need_kprobes;		/* some syscall probe is a kretprobe */
 	bool locked_down;		/* debugfs read-only (lockdown) */
+	bool sys_calibrated;		/* the syscalls are on the calibrated backend */
+	bool chk_uncalibrated[MS_NCHK];	/* a probe of the check is on another backend */
 	int maxactive;
 	int filter_tgid;
 	const char *filter_comm;
-	u64 calibration_ns;		/* handler cost inside a probed call */
+	u64 calibration_ns;		/* handler cost inside a probed call (checks' backend) */
 	u64 calibration_outer_ns;	/* whole cost of a probe pair per call */
 	const struct ms_report_probe *probes;
 	unsigned int nprobes;

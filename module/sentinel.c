@@ -16,7 +16,7 @@
  * every kernel tested: an ftrace-based kprobe on x86, which the switch
  * disarms like any other.  A notrace function is only "endbr64; ret" with
  * IBT, and x86 6.12 refuses a kprobe there (-EINVAL, seen on src-debug).
- * fprobe does not depend on kprobes being armed at all.
+ * Direct calls and tracepoints do not depend on kprobes being armed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

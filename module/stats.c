@@ -4,7 +4,7 @@
  *
  * Writers are the probe handlers: each writes only its own CPU's table,
  * with preemption off, so no lock and no atomic is needed (the probed
- * functions never run in interrupt context).  Readers, on any CPU, sum all
+ * functions never run in interrupt context: the writer checks).  Readers, on any CPU, sum all
  * tables.  Two things keep every cell a reader sees whole, under any load:
  *
  * - a seqcount per CPU around each update: a reader copies a cell and
@@ -58,6 +58,9 @@ notrace void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
 	struct ms_cpu_table *ct;
 	unsigned long gen;
 
+	/* A writer nested in another (an interrupt) would tear both. */
+	if (WARN_ON_ONCE(!in_task()))
+		return;
 	preempt_disable_notrace();
 	ct = this_cpu_ptr(ms_pcpu);
 	gen = READ_ONCE(ms_gen);

@@ -38,6 +38,7 @@ static void make_report(struct ms_report *r)
 	r->calibration_ns = 100;
 	r->calibration_outer_ns = 300;
 	r->sys_need_kprobes = true;
+	r->sys_calibrated = true;
 	r->probes = probes;
 	r->nprobes = 4;
 	r->sys_shown[MS_SYS_munmap] = true;
@@ -215,6 +216,19 @@ static void test_kprobes_off(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "off", "json: checks only: syscall_backend off");
 }
 
+/* A check on a fallback backend; syscalls on another backend than the checks'. */
+static void test_calibration(const struct ms_report *r)
+{
+	struct ms_report z = *r;
+
+	z.chk_uncalibrated[MS_CHK_can_modify_vma_madv] = true;
+	z.sys_calibrated = false;
+	render(&z, false);
+	LINE(out, "warning: can_modify_vma_madv is probed with another backend than the calibrated direct (a fallback): its net times are not net");
+	/* madvise net: 5000 - 2 * 300 (the check probes inside), its own probe's 100 not subtracted: 400/4400 = 9.0% */
+	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.0%");
+}
+
 static void test_lockdown(const struct ms_report *r)
 {
 	struct ms_report z = *r;
@@ -246,12 +260,13 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(30 + 38 + 2 + 17 + 4 + 3);	/* render() checks once per call */
+	utap_plan(30 + 38 + 2 + 17 + 3 + 4 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
 	test_coarse_clock(&r);
 	test_kprobes_off(&r);
+	test_calibration(&r);
 	test_lockdown(&r);
 	test_buf();
 	return utap_done();

@@ -13,9 +13,10 @@
  * that target.  The other way round, theirs is refused while ours is on.
  *
  * Unloading safely.  A task inside a timed call has a return address into
- * the trampoline on its stack for as long as the function runs, which for
- * a syscall that sleeps can be long; rcu_tasks alone does not cover it
- * (a task that sleeps in the body is quiescent for it).  So:
+ * the trampoline on its stack for as long as the function runs; the checks
+ * do not sleep, but the trampolines are written for any function, and
+ * rcu_tasks alone would not cover one that does (a task that sleeps in
+ * the body is quiescent for it).  So:
  *   1. unregister every ops, then synchronize_rcu_tasks(): no task enters a
  *      trampoline any more, and none is left between its entry and the
  *      in-flight count going up (ftrace waits too, for a module's ops, but
@@ -35,8 +36,7 @@
  * What a trampoline can call: a function whose arguments are all in
  * registers (six on x86_64, eight on arm64: stack arguments would be read
  * from the trampoline's frame) and whose value fits two registers.  Every
- * target is one: the checks take at most four arguments, the syscall
- * wrappers one.
+ * target is one: the checks take at most four arguments.
   */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -47,9 +47,21 @@ int main(void)
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
 	}
-	if (pipe(go) || pipe(done) || pipe(quit) || unshare(CLONE_NEWPID)) {
-		t_ok(0, "unshare(CLONE_NEWPID): %s", strerror(errno));
+	if (pipe(go) || pipe(done) || pipe(quit)) {
+		t_ok(0, "pipe: %s", strerror(errno));
 		return 1;
+	}
+	if (unshare(CLONE_NEWPID)) {
+		/* EINVAL: a kernel without CONFIG_PID_NS (the source-built debug one). */
+		int e = errno;
+
+		if (e != EINVAL) {
+			t_ok(0, "unshare(CLONE_NEWPID): %s", strerror(e));
+			return 1;
+		}
+		for (int i = 0; i < 5; i++)
+			t_skip("no PID namespaces here (unshare(CLONE_NEWPID): %s)", strerror(e));
+		return 0;
 	}
 	fflush(stdout);
 	ns_init = fork();

@@ -3,6 +3,10 @@
 MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_RUN=$MS_ROOT/scripts/vm-run
 tap_n=0
+# Every guest a test boots, through vm_tap or a script, emulates its vCPUs in
+# one host thread: QEMU's multi-threaded TCG breaks the kernel's own text
+# patching across vCPUs (scripts/vm-run, --one-tcg-thread).
+export MSEAL_STATS_ONE_TCG_THREAD=1
 
 # tap_check NAME COMMAND...: one result, ok when COMMAND succeeds.
 tap_check() {

@@ -110,8 +110,15 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
 	ms_buf_printf(b, "mseal supported: %s\n",
 		      r->mseal_supported ? "yes" : "no (mseal not supported)");
-	ms_buf_printf(b, "backend: %s (maxactive %d), %s\n", r->backend, r->maxactive,
-		      r->syscalls_probed ? "syscalls and checks probed" :
+	ms_buf_printf(b, "backend: %s", r->backend);
+	/* maxactive only means something where a kretprobe holds instances. */
+	for (k = 0; k < r->nprobes; k++) {
+		if (!strcmp(r->probes[k].backend, "kretprobe")) {
+			ms_buf_printf(b, " (maxactive %d)", r->maxactive);
+			break;
+		}
+	}
+	ms_buf_printf(b, ", %s\n", r->syscalls_probed ? "syscalls and checks probed" :
 		      "checks only (syscalls=0: syscalls not probed, checks charged to them)");
 	if (r->syscalls_probed)
 		ms_buf_printf(b, "syscall backend: %s%s\n", r->syscall_backend,

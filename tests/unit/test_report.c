@@ -180,6 +180,16 @@ static void test_coarse_clock(const struct ms_report *r)
 	LINE(out, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful");
 }
 
+static void test_no_kretprobe(const struct ms_report *r)
+{
+	struct ms_report z = *r;
+
+	/* Only the check: direct, so no kretprobe instances to count. */
+	z.nprobes = 1;
+	render(&z, false);
+	LINE(out, "backend: direct, syscalls and checks probed");
+}
+
 static void test_kprobes_off(const struct ms_report *r)
 {
 	struct ms_report z = *r;
@@ -260,11 +270,12 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(30 + 38 + 2 + 17 + 3 + 4 + 3);	/* render() checks once per call */
+	utap_plan(30 + 38 + 2 + 2 + 17 + 3 + 4 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
 	test_coarse_clock(&r);
+	test_no_kretprobe(&r);
 	test_kprobes_off(&r);
 	test_calibration(&r);
 	test_lockdown(&r);

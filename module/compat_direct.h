@@ -56,7 +56,9 @@ static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned l
 {
 	int err = unregister_ftrace_direct_multi(ops, addr);
 
-	ftrace_free_filter(ops);
+	/* Not the hashes of an ops ftrace still has enabled. */
+	if (!err)
+		ftrace_free_filter(ops);
 	return err;
 }
 #endif /* MS_HAVE_FTRACE_DIRECT_OPS */

@@ -40,8 +40,10 @@
   */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -67,7 +69,6 @@ struct ms_direct_probe {
 
 /* Bound before the function is patched, unbound once nothing can use it. */
 static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS];
-static DEFINE_MUTEX(ms_direct_lock);	/* the slots, for attach and detach */
 static DEFINE_PER_CPU(long, ms_direct_inflight);
 
 notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
@@ -91,6 +92,8 @@ NOKPROBE_SYMBOL(ms_direct_exit);
 #endif /* MS_HAVE_DIRECT_TRAMP */
 
 #if MS_HAVE_FTRACE_DIRECT
+
+static DEFINE_MUTEX(ms_direct_lock);	/* the slots, for attach and detach */
 
 static bool ms_direct_available(void)
 {
@@ -129,6 +132,12 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramps[slot]);
 	if (err) {
 		WRITE_ONCE(ms_direct_slot[slot], NULL);
+		/*
+		 * ftrace_startup() refuses after the ops went on ftrace_ops_list
+		 * and takes it off with no grace period: a CPU in
+		 * ftrace_ops_list_func() may still read it or its filter.
+		 */
+		synchronize_rcu();
 		goto free_filter;
 	}
 	mutex_unlock(&ms_direct_lock);
@@ -149,7 +158,7 @@ static long ms_direct_calls_in_flight(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += per_cpu(ms_direct_inflight, cpu);
+		n += READ_ONCE(per_cpu(ms_direct_inflight, cpu));
 	return n;
 }
 
@@ -160,15 +169,16 @@ static long ms_direct_calls_in_flight(void)
  */
 static void ms_direct_wait_calls(void)
 {
-	unsigned int ms = 0;
+	unsigned long start = jiffies, next = start + 10 * HZ;
 	long n;
 
 	while ((n = ms_direct_calls_in_flight()) > 0) {
-		if (ms && ms % 10000 == 0)
+		if (time_after(jiffies, next)) {
 			pr_warn("unload waits for %ld calls in flight through the direct trampolines (%u s)\n",
-				n, ms / 1000);
+				n, jiffies_to_msecs(jiffies - start) / 1000);
+			next += 10 * HZ;
+		}
 		msleep(10);
-		ms += 10;
 	}
 }
 
@@ -181,8 +191,13 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 	for (i = 0; i < n && i < ARRAY_SIZE(gone); i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
 		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
-		if (!gone[i])
-			pr_warn("%s: unregister_ftrace_direct failed: its probe is kept\n", ts[i]->symbol);
+		/*
+		 * Only when ftrace itself broke (ftrace_bug() disabled it): the
+		 * site may still call the trampoline, which goes with this
+		 * module.  Nothing here can keep the module; say so loudly.
+		 */
+		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
+		     ts[i]->symbol);
 	}
 	synchronize_rcu_tasks();
 	ms_direct_wait_calls();

@@ -44,7 +44,8 @@ static __always_inline struct kretprobe *ms_kretprobe_of(struct kretprobe_instan
  */
 static inline unsigned long ms_kretprobe_missed(const struct kretprobe *rp)
 {
-	return (unsigned long)rp->nmissed + rp->kp.nmissed;
+	/* Both are int: wrapped past INT_MAX they still count up. */
+	return (unsigned long)(unsigned int)rp->nmissed + rp->kp.nmissed;
 }
 
 /*

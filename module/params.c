@@ -146,11 +146,20 @@ int ms_filter_start(void)
 				       strnlen(ms_pending_comm, TASK_COMM_LEN));
 }
 
+/* No allocation on the way out: the old filter and its pid always go. */
 void ms_filter_exit(void)
 {
+	struct ms_filter *old;
+
 	mutex_lock(&ms_filter_lock);
 	ms_filter_state = MS_FILTER_CLOSED;
-	ms_filter_update_locked(true, NULL, true, "", 0);
+	old = rcu_replace_pointer(ms_filter_cur, NULL, lockdep_is_held(&ms_filter_lock));
+	mutex_unlock(&ms_filter_lock);
+	if (old) {
+		synchronize_rcu();
+		put_pid(old->tgid);
+		kfree(old);
+	}
 }
 
 void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])

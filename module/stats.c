@@ -18,6 +18,7 @@
  *   stuck at 0).  A call that straddles the reset is counted whole in the
  *   old generation or the new one.
  */
+#include <linux/build_bug.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
@@ -39,6 +40,8 @@ int ms_stats_init(void)
 {
 	int cpu;
 
+	/* alloc_percpu() refuses more than a unit: fail the build, not insmod. */
+	BUILD_BUG_ON(sizeof(struct ms_cpu_table) > PCPU_MIN_UNIT_SIZE);
 	ms_pcpu = alloc_percpu(struct ms_cpu_table);
 	if (!ms_pcpu)
 		return -ENOMEM;

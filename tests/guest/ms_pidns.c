@@ -39,7 +39,7 @@ static void worker(int go, int done, int quit)
 int main(void)
 {
 	int go[2], done[2], quit[2], status, ok_inside = 0;
-	char c, tgid[32];
+	char c, tgid[32] = "";
 	pid_t ns_init, w = 0;
 
 	t_plan(5);

@@ -6,6 +6,9 @@
 
 #include "cmpstats.h"
 
+/* M_PI is XSI, not ISO C: not every compiler mode defines it. */
+#define PI 3.14159265358979323846
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -148,27 +151,44 @@ double cmp_explained_ratio(const double *oa, const double *ca, size_t na,
 	return ratio_in_place(scratch, na, nb);
 }
 
-void cmp_bootstrap_ratio(const double *oa, const double *ca, size_t na,
-			 const double *ob, const double *cb, size_t nb,
-			 unsigned int rounds, double level, uint64_t seed,
-			 double *scratch, double *lo, double *hi)
+/*
+ * One round's resample of the boots into t (oa, ca, ob, cb one after the
+ * other), a boot's two values kept together; paired: B's boot i is the
+ * one of the seed drawn for A's boot i (na == nb).
+ */
+static void resample_boots(const double *oa, const double *ca, size_t na,
+			   const double *ob, const double *cb, size_t nb,
+			   int paired, double *t, uint64_t *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < na; i++) {
+		j = next_rand(s) % na;
+		t[i] = oa[j];
+		t[na + i] = ca[j];
+		if (paired) {
+			t[2 * na + i] = ob[j];
+			t[2 * na + nb + i] = cb[j];
+		}
+	}
+	for (i = 0; !paired && i < nb; i++) {
+		j = next_rand(s) % nb;
+		t[2 * na + i] = ob[j];
+		t[2 * na + nb + i] = cb[j];
+	}
+}
+
+static void bootstrap_ratio(const double *oa, const double *ca, size_t na,
+			    const double *ob, const double *cb, size_t nb, int paired,
+			    unsigned int rounds, double level, uint64_t seed,
+			    double *scratch, double *lo, double *hi)
 {
 	double *t = scratch, *d = scratch + 2 * (na + nb);
 	uint64_t s = seed ? seed : 1;
 	unsigned int r;
-	size_t i, j;
 
 	for (r = 0; r < rounds; r++) {
-		for (i = 0; i < na; i++) {
-			j = next_rand(&s) % na;
-			t[i] = oa[j];
-			t[na + i] = ca[j];
-		}
-		for (i = 0; i < nb; i++) {
-			j = next_rand(&s) % nb;
-			t[2 * na + i] = ob[j];
-			t[2 * na + nb + i] = cb[j];
-		}
+		resample_boots(oa, ca, na, ob, cb, nb, paired, t, &s);
 		d[r] = ratio_in_place(t, na, nb);
 		if (isnan(d[r])) {
 			*lo = *hi = NAN;
@@ -178,6 +198,84 @@ void cmp_bootstrap_ratio(const double *oa, const double *ca, size_t na,
 	cmp_sort(d, rounds);
 	*lo = cmp_quantile(d, rounds, (1 - level) / 2);
 	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
+}
+
+void cmp_bootstrap_ratio(const double *oa, const double *ca, size_t na,
+			 const double *ob, const double *cb, size_t nb,
+			 unsigned int rounds, double level, uint64_t seed,
+			 double *scratch, double *lo, double *hi)
+{
+	bootstrap_ratio(oa, ca, na, ob, cb, nb, 0, rounds, level, seed, scratch, lo, hi);
+}
+
+void cmp_bootstrap_ratio_paired(const double *oa, const double *ca,
+				const double *ob, const double *cb, size_t n,
+				unsigned int rounds, double level, uint64_t seed,
+				double *scratch, double *lo, double *hi)
+{
+	bootstrap_ratio(oa, ca, n, ob, cb, n, 1, rounds, level, seed, scratch, lo, hi);
+}
+
+void cmp_bootstrap_delta_paired(const double *a, const double *b, size_t n,
+				unsigned int rounds, double level, uint64_t seed,
+				double *scratch, double *lo, double *hi)
+{
+	double *ta = scratch, *tb = scratch + n, *d = scratch + 2 * n;
+	uint64_t s = seed ? seed : 1;
+	unsigned int r;
+	size_t i, j;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < n; i++) {
+			j = next_rand(&s) % n;
+			ta[i] = a[j];
+			tb[i] = b[j];
+		}
+		d[r] = 100.0 * (cmp_median(tb, n) / cmp_median(ta, n) - 1.0);
+	}
+	cmp_sort(d, rounds);
+	*lo = cmp_quantile(d, rounds, (1 - level) / 2);
+	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
+}
+
+double cmp_cv_pct(const double *v, size_t n)
+{
+	double mean = 0, ss = 0;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= (double)n;
+	/* Two passes: the spread of values near 1e5 ops/s keeps its digits. */
+	for (i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return 100.0 * sqrt(ss / (double)(n - 1)) / mean;
+}
+
+/* (z R)^2 (pi / 2) (cvA^2 + cvB^2): the boots that give a half-width of 1 point. */
+static double boots_for_one_point(double cv_a, double cv_b, double ratio)
+{
+	double zr = CMP_Z95 * (isfinite(ratio) && ratio > 0 ? ratio : 1.0);
+
+	return zr * zr * (PI / 2) * (cv_a * cv_a + cv_b * cv_b);
+}
+
+double cmp_halfwidth_pct(double cv_a, double cv_b, double ratio, double n)
+{
+	return sqrt(boots_for_one_point(cv_a, cv_b, ratio) / n);
+}
+
+unsigned long cmp_boots_needed(double cv_a, double cv_b, double ratio, double h)
+{
+	double n;
+
+	if (isnan(cv_a) || isnan(cv_b) || !(h > 0))
+		return 0;
+	n = ceil(boots_for_one_point(cv_a, cv_b, ratio) / (h * h));
+	/* One boot of a kernel gives no interval at all. */
+	return n < 2 ? 2 : (unsigned long)n;
 }
 
 /* Bootstrap rounds: enough that the interval's ends move by < 0.1 % between seeds. */

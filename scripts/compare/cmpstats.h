@@ -74,4 +74,55 @@ void cmp_bootstrap_ratio(const double *oa, const double *ca, size_t na,
 			 unsigned int rounds, double level, uint64_t seed,
 			 double *scratch, double *lo, double *hi);
 
+/*
+ * The same two statistics when the boots pair up by seed (the instruction
+ * clock's records: one seed booted on A and on B): the samples are pairs,
+ * a[i] and b[i] (oa[i], ca[i], ob[i], cb[i]) of one seed, and each round
+ * draws n pairs with replacement, a pair's A and B kept together.  The
+ * statistic is the unpaired one's (medians, then their ratio), so with one
+ * boot per seed and kernel the point estimate is the headline's; only the
+ * interval changes: whatever a seed does to both kernels alike (the
+ * address-space layout it draws) moves both medians together and cancels.
+ * scratch: 2 * n + rounds doubles (delta), 4 * n + rounds (ratio).
+ */
+void cmp_bootstrap_delta_paired(const double *a, const double *b, size_t n,
+				unsigned int rounds, double level, uint64_t seed,
+				double *scratch, double *lo, double *hi);
+void cmp_bootstrap_ratio_paired(const double *oa, const double *ca,
+				const double *ob, const double *cb, size_t n,
+				unsigned int rounds, double level, uint64_t seed,
+				double *scratch, double *lo, double *hi);
+
+/* Coefficient of variation in percent: 100 * sample sd (n - 1) / mean; NaN for n < 2. */
+double cmp_cv_pct(const double *v, size_t n);
+
+/* The 97.5 % point of the standard normal: a two-sided 95 % interval. */
+#define CMP_Z95 1.959963984540054
+
+/*
+ * The stop rule: how wide the headline's 95 % interval is at a spread, and
+ * how many boots of each kernel make it +-h points.
+ *
+ * The headline is D = 100 * (mB / mA - 1), mA and mB the medians of n
+ * boots of each kernel.  Normal approximation: the median of n boots of
+ * spread sigma has a variance of (pi / 2) sigma^2 / n (its efficiency
+ * against the mean, 2 / pi, for normal data), and by the delta method the
+ * ratio R = mB / mA of two independent medians has
+ *   Var(R) / R^2 = (pi / 2) (cvA^2 + cvB^2) / n,
+ * so, cv in percent, the two-sided 95 % half-width in points is
+ *   h(n) = z * R * sqrt((pi / 2) * (cvA^2 + cvB^2) / n),     z = 1.95996
+ * and the boots each kernel needs for +-h:
+ *   n = ceil((z * R)^2 * (pi / 2) * (cvA^2 + cvB^2) / h^2), at least 2.
+ * Why this one: it predicts the interval the report gives (a bootstrap of
+ * the medians' ratio), not the narrower one of means (pi / 2 fewer boots);
+ * it takes both kernels' spreads as they are.  It is a normal-theory
+ * figure: a spread with outliers (a shared host) widens the bootstrap's
+ * interval beyond it, so the rule is read again after more boots, with
+ * their CV.  Equal boots of each kernel, as ABBA order makes them.
+ */
+/* ratio is mB / mA (1 where it is not known, NaN); cv_a, cv_b in percent. */
+double cmp_halfwidth_pct(double cv_a, double cv_b, double ratio, double n);
+/* Boots of each kernel for a half-width of h points; 0 when a CV is unknown (NaN). */
+unsigned long cmp_boots_needed(double cv_a, double cv_b, double ratio, double h);
+
 #endif

@@ -29,6 +29,26 @@
  * error of a share near 0.025: 0.00035) lands on those very values.  A
  * resampling that split a boot's two values, or a wrong median, gives
  * other values.
+ *
+ * Paired by seed (cmp_bootstrap_delta_paired, cmp_bootstrap_ratio_paired):
+ * five seeds, each booted on A and on B, whose layout moves both kernels
+ * alike (A 62-78k ops/s); 5^5 = 3125 equally likely resamples of the
+ * seed pairs, enumerated the same way:
+ *
+ *   a=[62000,78000,70000,66000,74000]; b=[64900,80700,73100,68400,76500]
+ *   ca=[760,700,735,748,712]; cb=[10,0,6,3,8]
+ *   for ix in itertools.product(range(5), repeat=5):
+ *       delta = 100 * (st.median([b[i] for i in ix]) / st.median([a[i] for i in ix]) - 1)
+ *       ratio = (st.median(ca[ix]) - st.median(cb[ix])) / (1e9 / st.median(a[ix]) - 1e9 / st.median(b[ix]))
+ *   # delta: point 4.428571428571426; 2.5 % at 3.378378378378377 (its mass
+ *   #   0 to 0.2595), 97.5 % at 4.677419354838719 (0.9421 to 1)
+ *   # ratio: point 1.2033203225806426; 2.5 % at 1.0406379310344818 (0 to
+ *   #   0.0579), 97.5 % at 1.6319333333333326 (0.9421 to 1)
+ *
+ * Each crossing lies 0.025 inside its value's mass.  And by hand: B 10 %
+ * faster than A in every seed gives exactly [+10 %, +10 %] paired, while
+ * the same boots resampled without the pairing give an interval that holds
+ * zero.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +67,32 @@ static int close_to(double got, double want, double tol)
 	return 0;
 }
 
-static double scratch[2 * 16 + ROUNDS];
+static double scratch[4 * 16 + ROUNDS];
+
+static void paired_tests(void)
+{
+	double a[] = { 62000, 78000, 70000, 66000, 74000 }, b[] = { 64900, 80700, 73100, 68400, 76500 };
+	double ca[] = { 760, 700, 735, 748, 712 }, cb[] = { 10, 0, 6, 3, 8 };
+	/* By hand: B 10 % faster than A under every layout: every resample's medians keep it. */
+	double la[] = { 60000, 80000, 70000, 65000 }, lb[] = { 66000, 88000, 77000, 71500 };
+	double lo, hi, r;
+
+	cmp_bootstrap_delta_paired(la, lb, N(la), 1000, 0.95, 3, scratch, &lo, &hi);
+	utap_ok(close_to(lo, 10, 1e-9) && close_to(hi, 10, 1e-9),
+		"paired, by hand: B = 1.1 A in every seed gives [+10 %%, +10 %%] whatever the layout");
+	cmp_bootstrap_delta(la, N(la), lb, N(lb), 1000, 0.95, 3, scratch, &lo, &hi);
+	utap_ok(lo < 0 && hi > 20, "the same boots unpaired: an interval from below 0 to above +20 %% ([%.1f, %.1f])", lo, hi);
+
+	cmp_bootstrap_delta_paired(a, b, N(a), ROUNDS, 0.95, 0x5eed, scratch, &lo, &hi);
+	utap_ok(close_to(lo, 3.378378378378377, 1e-9), "paired delta, 2.5 %% point: the enumerated 3.378378378378377");
+	utap_ok(close_to(hi, 4.677419354838719, 1e-9), "paired delta, 97.5 %% point: the enumerated 4.677419354838719");
+
+	r = cmp_explained_ratio(a, ca, N(a), b, cb, N(b), scratch);
+	utap_ok(close_to(r, 1.2033203225806426, 1e-12), "the seeds' explained ratio: 1.2033203225806426");
+	cmp_bootstrap_ratio_paired(a, ca, b, cb, N(a), ROUNDS, 0.95, 0x5eed, scratch, &lo, &hi);
+	utap_ok(close_to(lo, 1.0406379310344818, 1e-12) && close_to(hi, 1.6319333333333326, 1e-12),
+		"paired ratio: the enumerated [1.0406379310344818, 1.6319333333333326]");
+}
 
 int main(void)
 {
@@ -62,7 +107,7 @@ int main(void)
 	double same[] = { 50000, 50000 }, zero[] = { 0, 0 };
 	double r, lo, hi, lo2, hi2;
 
-	utap_plan(9);
+	utap_plan(15);
 
 	r = cmp_explained_ratio(ka, kc, N(ka), kb, kd, N(kb), scratch);
 	utap_ok(close_to(r, 0.5, 1e-12), "by hand: 1000 ns of checks of a 2000 ns difference is 0.5");
@@ -90,5 +135,6 @@ int main(void)
 	/* Nothing measured and no checks: 0 / 0 in every round. */
 	cmp_bootstrap_ratio(same, zero, N(same), same, zero, N(same), 1000, 0.95, 1, scratch, &lo, &hi);
 	utap_ok(isnan(lo) && isnan(hi), "0 / 0: no interval (NaN)");
+	paired_tests();
 	return utap_done();
 }

@@ -302,3 +302,20 @@ void cmp_compare(const double *a, size_t na, const double *b, size_t nb, struct 
 	out->b = cmp_median(tb, nb);
 	out->delta_pct = 100.0 * (out->b / out->a - 1.0);
 }
+
+void cmp_compare_paired(const double *a, const double *b, size_t n, struct cmp_ab *out)
+{
+	static double ta[CMP_MAX_N], tb[CMP_MAX_N], scratch[2 * CMP_MAX_N + CMP_ROUNDS];
+
+	out->na = out->nb = n;
+	out->a = out->b = out->delta_pct = out->lo = out->hi = out->p = NAN;
+	if (!n || n > CMP_MAX_N)
+		return;
+	if (n > 1)
+		cmp_bootstrap_delta_paired(a, b, n, CMP_ROUNDS, 0.95, 0x5eed, scratch, &out->lo, &out->hi);
+	memcpy(ta, a, n * sizeof(*a));
+	memcpy(tb, b, n * sizeof(*b));
+	out->a = cmp_median(ta, n);
+	out->b = cmp_median(tb, n);
+	out->delta_pct = 100.0 * (out->b / out->a - 1.0);
+}

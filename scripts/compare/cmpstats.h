@@ -51,6 +51,14 @@ struct cmp_ab {
 void cmp_compare(const double *a, size_t na, const double *b, size_t nb, struct cmp_ab *out);
 
 /*
+ * cmp_ab of n seed pairs (a[i] and b[i] of one seed): the medians, the
+ * delta, and its interval from resampling the pairs
+ * (cmp_bootstrap_delta_paired).  p is NaN: Mann-Whitney's samples must be
+ * independent, and a seed's two boots are not.
+ */
+void cmp_compare_paired(const double *a, const double *b, size_t n, struct cmp_ab *out);
+
+/*
  * How much of a measured per-operation difference the module's account of
  * the seal checks explains:
  *   (median(ca) - median(cb)) / (1e9 / median(oa) - 1e9 / median(ob))

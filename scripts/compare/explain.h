@@ -27,6 +27,10 @@ struct explained {
 	double check_a, check_b;	/* median net check ns per operation, with it */
 	double ratio, lo, hi;		/* (check_a - check_b) / measured_ns, 95 % CI (NaN: one boot) */
 	int too_wide;			/* the interval says nothing */
+	struct {			/* the same over seed pairs (seeds.h); n 0: not paired */
+		int n;
+		double ratio, lo, hi;
+	} by_seed;
 };
 
 /* The operation of workload NAME, or NULL. */
@@ -35,8 +39,11 @@ const struct op_def *explain_op(const char *name);
 /* Net check ns per operation in a boot's module reports of op; NaN when none counted. */
 double explain_check_ns_per_op(const struct op_def *op, const struct acct *a);
 
-/* The explanation of workload NAME over the boots ia[] of A and ib[] of B. */
+/*
+ * The explanation of workload NAME over the boots ia[] of A and ib[] of B;
+ * by_seed too over the ns seeds[] booted on both (none: ns 0).
+ */
 void explain(const struct record *recs, const int *ia, int na, const int *ib, int nb,
-	     const char *name, struct explained *out);
+	     const long long *seeds, int ns, const char *name, struct explained *out);
 
 #endif

@@ -108,6 +108,56 @@ static void str_at(const char *path, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
+/*
+ * The JSON value at PATH, copied without the whitespace outside its
+ * strings, so that two records' "options" compare as text whatever wrote
+ * them; "" when missing or longer than BUF.
+ */
+static void raw_at(const char *path, char *buf, size_t size)
+{
+	const char *p = msj_find(text, path), *e = p ? msj_skip(p) : NULL;
+	size_t n = 0;
+	int in_str = 0, esc = 0;
+
+	for (; e && p < e && n + 1 < size; p++) {
+		if (!in_str && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+			continue;
+		if (esc)
+			esc = 0;
+		else if (*p == '\\')
+			esc = 1;
+		else if (*p == '"')
+			in_str = !in_str;
+		buf[n++] = *p;
+	}
+	buf[p == e ? n : 0] = '\0';
+}
+
+/* The boot's clock and seed (issue 20's records); absent: the wall clock, no seed. */
+static void clock_and_seed(struct record *r)
+{
+	str_at("clock", r->clock, sizeof(r->clock));
+	if (!r->clock[0])
+		snprintf(r->clock, sizeof(r->clock), "wall");
+	r->seed = msj_int(text, "seed", REC_NO_SEED);
+	if (r->seed < 0)
+		r->seed = REC_NO_SEED;
+}
+
+/* The load average at the record's start ("0.52 0.30 0.12": its first figure), and the CPUs. */
+static void load_at_start(struct record *r)
+{
+	char load[64], *end;
+
+	r->cpus = (int)msj_int(text, "cpus", 0);
+	r->load1 = NAN;
+	if (!msj_str(text, "loadavg_start", load, sizeof(load)))
+		return;
+	r->load1 = strtod(load, &end);
+	if (end == load)
+		r->load1 = NAN;
+}
+
 /* A record's run list, read from meta.json before the runs' files (one buffer). */
 static struct run {
 	char wl[48], bench[128], report[128];
@@ -158,6 +208,9 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 	str_at("governor", r->governor, sizeof(r->governor));
 	str_at("turbo", r->turbo, sizeof(r->turbo));
 	r->epoch = msj_int(text, "epoch", 0);
+	raw_at("options", r->options, sizeof(r->options));
+	clock_and_seed(r);
+	load_at_start(r);
 	if (!r->release[0]) {
 		snprintf(err, errlen, "%s: meta.json names no release", name);
 		return -1;

@@ -16,6 +16,7 @@
 #define REC_MAX_RUNS 64	/* runs of one workload in one phase of a boot */
 #define REC_NSYS 10
 #define REC_NCHK 4
+#define REC_NO_SEED (-1LL)
 
 extern const char *const rec_syscalls[REC_NSYS];
 extern const char *const rec_checks[REC_NCHK];
@@ -37,6 +38,11 @@ struct boot_wl {
 struct record {
 	char name[256];		/* its folder, inside DIR */
 	char release[128], arch[32], cpu[160], machine[80], governor[64], turbo[16];
+	char clock[16];		/* "wall" (also when meta.json has none) or "icount" */
+	char options[512];	/* meta.json's "options", whitespace outside strings dropped */
+	long long seed;		/* QEMU's -seed of the boot; REC_NO_SEED: none (null or absent) */
+	double load1;		/* the first figure of "loadavg_start"; NaN: none */
+	int cpus;		/* 0: not recorded */
 	long long epoch;
 	int with_module;	/* the module was loaded for the second phase */
 	int nwl;

@@ -30,14 +30,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "choose.h"
+#include "clock.h"
 #include "cmpstats.h"
 #include "explain.h"
 #include "records.h"
+#include "seeds.h"
 #include "warn.h"
+
+/* The stop rule of one workload (cmpstats.h, cmp_boots_needed). */
+struct spread {
+	double cv[2];		/* A, B: the boots' CV without the module, % */
+	double now;		/* the half-width it predicts at the boots recorded */
+	unsigned long need[2];	/* boots of each kernel for +-1 and +-2 points; 0: unknown */
+};
 
 struct wl_result {
 	char name[48];
 	struct cmp_ab wo, w;		/* without and with the module */
+	struct cmp_ab wo_seed;		/* without, paired by seed (na = nb = pairs; 0: none) */
+	struct spread sp;
 	double watch_ns[2], watch_pct[2];	/* A, B: per-op time with less without */
 	struct explained ex;
 };
@@ -46,6 +58,9 @@ static struct record recs[REC_MAX];
 static struct wl_result res[REC_MAX_WL];
 static int nres;
 static FILE *txt;
+static const struct clock_unit *clk;
+static long long seeds_a[REC_MAX], seeds_b[REC_MAX], seeds[REC_MAX];
+static int nseeds_a, nseeds_b, nseeds;	/* distinct seeds of A, of B, of both */
 
 /* summary.txt and stdout alike. */
 static void say(const char *fmt, ...)
@@ -74,8 +89,8 @@ static FILE *open_in(const char *dir, const char *name)
 	return f;
 }
 
-/* The values of workload WL in one phase over the boots idx[]. */
-static size_t values(const int *idx, int n, const char *wl, int phase, double *v)
+/* The values of workload WL in one phase over the boots idx[], and each one's seed. */
+static size_t values(const int *idx, int n, const char *wl, int phase, double *v, long long *seed)
 {
 	size_t k = 0;
 	int i;
@@ -83,10 +98,47 @@ static size_t values(const int *idx, int n, const char *wl, int phase, double *v
 	for (i = 0; i < n; i++) {
 		const struct boot_wl *w = record_wl(&recs[idx[i]], wl);
 
-		if (w && !isnan(w->ops[phase]))
+		if (w && !isnan(w->ops[phase])) {
+			seed[k] = recs[idx[i]].seed;
 			v[k++] = w->ops[phase];
+		}
 	}
 	return k;
+}
+
+/*
+ * The headline over seed pairs: each kernel's boots of a seed reduced to
+ * their median, seeds without a figure on both kernels dropped.
+ */
+static void by_seed(const double *a, const long long *sa, size_t ka,
+		    const double *b, const long long *sb, size_t kb, struct cmp_ab *out)
+{
+	static double pa[REC_MAX], pb[REC_MAX];
+	size_t k = 0;
+	int i;
+
+	seeds_medians(a, sa, ka, seeds, nseeds, pa);
+	seeds_medians(b, sb, kb, seeds, nseeds, pb);
+	for (i = 0; i < nseeds; i++)
+		if (!isnan(pa[i]) && !isnan(pb[i])) {
+			pa[k] = pa[i];
+			pb[k++] = pb[i];
+		}
+	cmp_compare_paired(pa, pb, k, out);
+}
+
+/* The stop rule at the spread of the boots without the module. */
+static void stop_rule(const double *a, size_t ka, const double *b, size_t kb,
+		      const struct cmp_ab *wo, struct spread *sp)
+{
+	double ratio = wo->b / wo->a;
+
+	sp->cv[0] = cmp_cv_pct(a, ka);
+	sp->cv[1] = cmp_cv_pct(b, kb);
+	sp->need[0] = cmp_boots_needed(sp->cv[0], sp->cv[1], ratio, 1.0);
+	sp->need[1] = cmp_boots_needed(sp->cv[0], sp->cv[1], ratio, 2.0);
+	sp->now = ka < 2 || kb < 2 ? NAN :
+		  cmp_halfwidth_pct(sp->cv[0], sp->cv[1], ratio, (double)(ka < kb ? ka : kb));
 }
 
 /* Median over boots of what watching costs: ns per operation and %. */
@@ -101,6 +153,7 @@ static void watch_cost(const int *idx, int n, const char *wl, double *ns, double
 
 		if (!w || isnan(w->ops[0]) || isnan(w->ops[1]))
 			continue;
+		/* 1e9 / ops/s: ns per operation, or instructions on the icount clock. */
 		d[k] = 1e9 / w->ops[1] - 1e9 / w->ops[0];
 		r[k++] = 100.0 * (w->ops[0] / w->ops[1] - 1.0);
 	}
@@ -129,21 +182,24 @@ static void workloads(const int *ia, int na, const int *ib, int nb)
 static void analyse(const int *ia, int na, const int *ib, int nb)
 {
 	static double a[REC_MAX], b[REC_MAX];
+	static long long sa[REC_MAX], sb[REC_MAX];
 	int i;
 
 	for (i = 0; i < nres; i++) {
 		struct wl_result *r = &res[i];
 		size_t ka, kb;
 
-		ka = values(ia, na, r->name, 0, a);
-		kb = values(ib, nb, r->name, 0, b);
+		ka = values(ia, na, r->name, 0, a, sa);
+		kb = values(ib, nb, r->name, 0, b, sb);
 		cmp_compare(a, ka, b, kb, &r->wo);
-		ka = values(ia, na, r->name, 1, a);
-		kb = values(ib, nb, r->name, 1, b);
+		stop_rule(a, ka, b, kb, &r->wo, &r->sp);
+		by_seed(a, sa, ka, b, sb, kb, &r->wo_seed);
+		ka = values(ia, na, r->name, 1, a, sa);
+		kb = values(ib, nb, r->name, 1, b, sb);
 		cmp_compare(a, ka, b, kb, &r->w);
 		watch_cost(ia, na, r->name, &r->watch_ns[0], &r->watch_pct[0]);
 		watch_cost(ib, nb, r->name, &r->watch_ns[1], &r->watch_pct[1]);
-		explain(recs, ia, na, ib, nb, r->name, &r->ex);
+		explain(recs, ia, na, ib, nb, seeds, nseeds, r->name, &r->ex);
 	}
 }
 
@@ -182,11 +238,70 @@ static void text_headline(void)
 		ab_row(res[i].name, &res[i].wo, "");
 }
 
+/* Where seeds pair up: the headline again, its interval from resampling seed pairs. */
+static void text_by_seed(void)
+{
+	int i;
+
+	if (!nseeds)
+		return;
+	say("\nPaired by seed (%d seed%s booted on both kernels): the same medians and delta over seeds,\n"
+	    "the interval from resampling seed pairs, a seed's A and B together\n", nseeds, nseeds == 1 ? "" : "s");
+	say("  %-16s %5s %11s %11s %9s %20s\n", "workload", "seeds", "A ops/s", "B ops/s",
+	    "delta", "95% CI (pairs)");
+	for (i = 0; i < nres; i++) {
+		const struct cmp_ab *s = &res[i].wo_seed;
+		char ci[64];
+
+		if (!s->na)
+			continue;
+		if (isnan(s->lo))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", s->lo, s->hi);
+		say("  %-16s %5zu %11s %11s %9s %20s\n", res[i].name, s->na, NUM("%.0f", s->a),
+		    NUM("%.0f", s->b), NUM("%+.2f%%", s->delta_pct), ci);
+	}
+}
+
+/* One workload's stop rule, in words. */
+static void stop_rule_sentence(const struct wl_result *r)
+{
+	const struct spread *sp = &r->sp;
+	size_t have = r->wo.na < r->wo.nb ? r->wo.na : r->wo.nb;
+
+	say("  %-16s CV A %s, B %s: ", r->name, NUM("%.2f%%", sp->cv[0]), NUM("%.2f%%", sp->cv[1]));
+	if (!sp->need[0]) {
+		say("one boot of a kernel has no spread; record more boots\n");
+		return;
+	}
+	say("at this spread, %lu boots each for +-1 point, %lu for +-2", sp->need[0], sp->need[1]);
+	if (have >= sp->need[0])
+		say("; the %zu recorded are enough\n", have);
+	else
+		say(" (now %zu: +-%.1f points)\n", have, sp->now);
+}
+
+static void text_stop_rule(void)
+{
+	int i;
+
+	say("\nHow many boots (the stop rule): the boots' spread without the module, and the boots\n"
+	    "each kernel needs for a 95 %% interval of +-1 and +-2 points on the delta at that spread\n");
+	for (i = 0; i < nres; i++)
+		stop_rule_sentence(&res[i]);
+	say("  (normal approximation for the ratio of two medians: half-width = 1.96 * B/A *\n"
+	    "   sqrt(pi/2 * (CV_A^2 + CV_B^2) / boots); a spread with outliers needs more: read it\n"
+	    "   again as boots are added%s)\n", nseeds ? "; the boots' spread, not the pairs'" : "");
+}
+
 static void text_with_module(void)
 {
-	char extra[96];
+	char extra[96], watch_label[2][24];
 	int i, any = 0;
 
+	snprintf(watch_label[0], sizeof(watch_label[0]), "watch A %s (%%)", clk->per_op);
+	snprintf(watch_label[1], sizeof(watch_label[1]), "watch B %s (%%)", clk->per_op);
 	for (i = 0; i < nres; i++)
 		any |= res[i].w.na || res[i].w.nb;
 	if (!any) {
@@ -195,7 +310,7 @@ static void text_with_module(void)
 	}
 	say("\nWith the module loaded: the same, and what watching costs per operation\n");
 	say("  %-16s %5s %11s %11s %9s %20s %8s  %16s %16s\n", "workload", "boots", "A ops/s",
-	    "B ops/s", "delta", "95% CI (bootstrap)", "p (M-W)", "watch A ns (%)", "watch B ns (%)");
+	    "B ops/s", "delta", "95% CI (bootstrap)", "p (M-W)", watch_label[0], watch_label[1]);
 	for (i = 0; i < nres; i++) {
 		char wa[40], wb[40];
 
@@ -288,6 +403,36 @@ static void too_wide_sentences(void)
 	}
 }
 
+/* "[lo, hi]" of a ratio, or "-" without an interval. */
+static const char *ratio_ci(char *buf, size_t size, double lo, double hi)
+{
+	if (isnan(lo))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%.2f, %.2f]", lo, hi);
+	return buf;
+}
+#define RATIO_CI(lo, hi) ratio_ci((char[48]){ 0 }, 48, lo, hi)
+
+static void explained_row(const struct explained *e, const char *name)
+{
+	say("  %-16s %2d/%-2d %7s %18s %12.0f %10.1f %10.1f %10.1f", name, e->na, e->nb,
+	    NUM("%.2f", e->ratio), RATIO_CI(e->lo, e->hi), e->measured_ns, e->check_a, e->check_b,
+	    e->check_a - e->check_b);
+	if (nseeds && e->by_seed.n)
+		say(" %5d %7s %18s", e->by_seed.n, NUM("%.2f", e->by_seed.ratio),
+		    RATIO_CI(e->by_seed.lo, e->by_seed.hi));
+	say("\n");
+}
+
+/*
+ * The account against the gap (issue 20 item 3): per workload
+ *   (net check time per op of A - that of B) / (measured per-op time A - B)
+ * with its 95 % interval.  The ratio explain.c computed all along is that
+ * very figure (checks: the module's net check time per operation, median
+ * over boots; measured: 1e9 / median ops/s of A less B's, without the
+ * module), so it leads the section, the parts it is made of after it.
+ */
 static void text_explained(void)
 {
 	int i, any = 0;
@@ -296,28 +441,21 @@ static void text_explained(void)
 		any |= res[i].ex.na && res[i].ex.nb;
 	if (!any)
 		return;
-	say("\nDoes the module's account explain the difference? ns per operation\n");
-	say("  %-16s %5s %12s %10s %10s %10s %7s %18s\n", "workload", "boots", "measured A-B",
-	    "checks A", "checks B", "A-B", "ratio", "95% CI (bootstrap)");
-	for (i = 0; i < nres; i++) {
-		const struct explained *e = &res[i].ex;
-		char ci[48];
-
-		if (!e->na || !e->nb)
-			continue;
-		if (isnan(e->lo))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "[%.2f, %.2f]", e->lo, e->hi);
-		say("  %-16s %2d/%-2d %12.0f %10.1f %10.1f %10.1f %7s %18s\n", res[i].name, e->na, e->nb,
-		    e->measured_ns, e->check_a, e->check_b, e->check_a - e->check_b,
-		    NUM("%.2f", e->ratio), ci);
-	}
+	say("\nThe account against the gap: how much of the measured difference the module's net\n"
+	    "check time explains, ratio = (checks A - checks B) / (measured A - B); %s\n", clk->unit);
+	say("  %-16s %5s %7s %18s %12s %10s %10s %10s", "workload", "boots", "ratio", "95% CI (bootstrap)",
+	    "measured A-B", "checks A", "checks B", "A-B");
+	if (nseeds)
+		say(" %5s %7s %18s", "seeds", "ratio", "95% CI (pairs)");
+	say("\n");
+	for (i = 0; i < nres; i++)
+		if (res[i].ex.na && res[i].ex.nb)
+			explained_row(&res[i].ex, res[i].name);
 	too_wide_sentences();
 	say("  (measured = 1e9 / median ops/s of A less that of B, without the module; checks =\n"
 	    "   the module's net check time per operation, raw less calibration_ns per check,\n"
-	    "   median over boots; ratio = (checks A - checks B) / measured: 1 when the checks'\n"
-	    "   own time is the whole difference; one operation:");
+	    "   median over boots; ratio 1: the checks' own time is the whole difference%s;\n"
+	    "   one operation:", nseeds ? "; by seed: over seed pairs, resampled together" : "");
 	for (i = 0, any = 0; i < nres; i++)
 		if (res[i].ex.op && (i == 0 || res[i].ex.op != res[i - 1].ex.op))
 			say("%s%s%s = %s", any++ ? "; " : " ", res[i].ex.op->name,
@@ -405,17 +543,109 @@ static void json_account(FILE *f, const struct acct *a)
 	fprintf(f, "}");
 }
 
-static void json_summary(const char *dir, const char *ra, const char *rb, int na, int nb,
-			 char warn[WARN_MAX][WARN_LEN], int nwarn, const struct acct acc[2])
+/* "spread": the stop rule of a workload; unknown figures null. */
+static void json_spread(FILE *f, const struct spread *sp)
+{
+	fprintf(f, "\"spread\": {");
+	jpair(f, "cv_pct", sp->cv[0], sp->cv[1]);
+	fprintf(f, ", \"boots_needed\": {");
+	jfield(f, "", "pm1", sp->need[0] ? (double)sp->need[0] : NAN);
+	jfield(f, ", ", "pm2", sp->need[1] ? (double)sp->need[1] : NAN);
+	fprintf(f, "}");
+	jfield(f, ", ", "halfwidth_now_pct", sp->now);
+	fprintf(f, "}");
+}
+
+static void json_by_seed(FILE *f, const struct cmp_ab *s)
+{
+	fprintf(f, "\"paired_by_seed\": ");
+	if (!s->na) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"seeds\": %zu", s->na);
+	jfield(f, ", ", "a_ops", s->a);
+	jfield(f, ", ", "b_ops", s->b);
+	jfield(f, ", ", "delta_pct", s->delta_pct);
+	jci(f, s->lo, s->hi);
+	fprintf(f, "}");
+}
+
+/* The records of A and B that meet cond, by name (the warnings' conditions). */
+static void json_names(FILE *f, const char *key, const int *ia, int na, const int *ib, int nb,
+		       int (*cond)(const struct record *))
+{
+	const int *sets[2] = { ia, ib };
+	int ns[2] = { na, nb }, s, i, first = 1;
+
+	fprintf(f, "\"%s\": [", key);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < ns[s]; i++)
+			if (cond(&recs[sets[s][i]])) {
+				fprintf(f, "%s", first ? "" : ", ");
+				jstr(f, recs[sets[s][i]].name);
+				first = 0;
+			}
+	fprintf(f, "]");
+}
+
+static const struct record *options_first;
+static int options_differ(const struct record *r)
+{
+	return warn_options_differ(options_first, r);
+}
+
+/* What the warnings look at, as data: lists of the records concerned. */
+static void json_conditions(FILE *f, const int *ia, int na, const int *ib, int nb)
+{
+	options_first = &recs[ia[0] < ib[0] ? ia[0] : ib[0]];
+	/* meta.json's own value (valid JSON: its file was), or null where it had none. */
+	fprintf(f, "\"conditions\": {\"options\": %s", options_first->options[0] ? options_first->options : "null");
+	fprintf(f, ", ");
+	json_names(f, "options_differ", ia, na, ib, nb, options_differ);
+	fprintf(f, ", \"busy_start_per_cpu\": %g, ", WARN_BUSY_PER_CPU);
+	json_names(f, "busy_start", ia, na, ib, nb, warn_busy);
+	fprintf(f, ", ");
+	json_names(f, "governor_not_performance", ia, na, ib, nb, warn_governor_other);
+	fprintf(f, ", ");
+	json_names(f, "turbo_on", ia, na, ib, nb, warn_turbo_on);
+	fprintf(f, "}");
+}
+
+static const char *const how_names[] = {
+	[AB_GIVEN] = "given", [AB_NAMED] = "release name", [AB_FIRST] = "first boot",
+};
+
+static void json_head(FILE *f, const struct ab_choice *c, int na, int nb)
+{
+	fprintf(f, "{\"a\": ");
+	jstr(f, c->a);
+	fprintf(f, ", \"b\": ");
+	jstr(f, c->b);
+	fprintf(f, ", \"a_chosen_by\": ");
+	jstr(f, how_names[c->how]);
+	fprintf(f, ", \"records\": {\"a\": %d, \"b\": %d},\n \"clock\": ", na, nb);
+	jstr(f, clk->clock);
+	fprintf(f, ", \"unit\": ");
+	jstr(f, clk->unit);
+	fprintf(f, ", \"unit_is_not\": ");
+	if (clk->not_time)
+		jstr(f, clk->not_time);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n \"seeds\": {\"a\": %d, \"b\": %d, \"paired\": %d},\n ", nseeds_a, nseeds_b, nseeds);
+}
+
+static void json_summary(const char *dir, const struct ab_choice *c, const int *ia, int na,
+			 const int *ib, int nb, char warn[WARN_MAX][WARN_LEN], int nwarn,
+			 const struct acct acc[2])
 {
 	FILE *f = open_in(dir, "summary.json");
 	int i;
 
-	fprintf(f, "{\"a\": ");
-	jstr(f, ra);
-	fprintf(f, ", \"b\": ");
-	jstr(f, rb);
-	fprintf(f, ", \"records\": {\"a\": %d, \"b\": %d},\n \"warnings\": [", na, nb);
+	json_head(f, c, na, nb);
+	json_conditions(f, ia, na, ib, nb);
+	fprintf(f, ",\n \"warnings\": [");
 	for (i = 0; i < nwarn; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		jstr(f, warn[i]);
@@ -429,7 +659,11 @@ static void json_summary(const char *dir, const char *ra, const char *rb, int na
 		jstr(f, r->name);
 		fprintf(f, ": {\"boots\": {\"a\": %zu, \"b\": %zu},\n   \"without_module\": {", r->wo.na, r->wo.nb);
 		jab(f, &r->wo);
-		fprintf(f, "},\n   \"with_module\": ");
+		fprintf(f, "},\n   ");
+		json_by_seed(f, &r->wo_seed);
+		fprintf(f, ",\n   ");
+		json_spread(f, &r->sp);
+		fprintf(f, ",\n   \"with_module\": ");
 		if (r->w.na || r->w.nb) {
 			fprintf(f, "{");
 			jab(f, &r->w);
@@ -451,7 +685,15 @@ static void json_summary(const char *dir, const char *ra, const char *rb, int na
 			jpair(f, "check_ns_per_op", e->check_a, e->check_b);
 			jfield(f, ", ", "ratio", e->ratio);
 			jci(f, e->lo, e->hi);
-			fprintf(f, ", \"too_wide\": %s}", e->too_wide ? "true" : "false");
+			fprintf(f, ", \"too_wide\": %s, \"paired_by_seed\": ", e->too_wide ? "true" : "false");
+			if (e->by_seed.n) {
+				fprintf(f, "{\"seeds\": %d", e->by_seed.n);
+				jfield(f, ", ", "ratio", e->by_seed.ratio);
+				jci(f, e->by_seed.lo, e->by_seed.hi);
+				fprintf(f, "}}");
+			} else {
+				fprintf(f, "null}");
+			}
 		} else {
 			fprintf(f, "null");
 		}
@@ -532,77 +774,112 @@ static void plot_data(const char *dir, const char *ra, const char *rb,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mseal-compare-report DIR [--a RELEASE --b RELEASE]\n");
+	fprintf(stderr, "usage: mseal-compare-report DIR [--baseline RELEASE] [--b RELEASE]\n"
+		"       mseal-compare-report DIR [--a RELEASE --b RELEASE]\n");
 	exit(2);
+}
+
+static void die(int status, const char *dir, const char *why)
+{
+	fprintf(stderr, "mseal-compare report: %s: %s\n", dir, why);
+	exit(status);
+}
+
+/* How A was chosen, where the user did not say it: the sign of every delta hangs on it. */
+static void say_choice(const struct ab_choice *c, const char *first)
+{
+	if (c->how == AB_NAMED && strcmp(c->a, first))
+		say("note: A = %s, the release named as the pre-series one, though the first boot was of %s; "
+		    "--baseline RELEASE says otherwise\n", c->a, first);
+	else if (c->how == AB_FIRST)
+		say("note: A = %s, the first boot's release: no release here is named as the pre-series "
+		    "one (\"preseries\" in its name); if %s is not the kernel before the series, give "
+		    "--baseline RELEASE (the pre-series release) and every delta turns round\n", c->a, c->a);
+}
+
+static void say_clock(void)
+{
+	say("clock: %s; the unit: %s%s\n", clk->clock, clk->unit,
+	    clk->not_time ? ", and ops/s are operations per 1e9 of them" : "");
+	if (clk->not_time)
+		say("  what it is not: %s.\n", clk->not_time);
+}
+
+static void say_seeds(void)
+{
+	if (!nseeds_a && !nseeds_b)
+		return;
+	say("seeds: %d distinct on A, %d on B, %d on both%s\n", nseeds_a, nseeds_b, nseeds,
+	    nseeds ? ": the headline is also given paired by seed" : "");
+}
+
+/* Split the records into A's and B's; refuse records of two clocks. */
+static void split(const struct ab_choice *c, int n, int *ia, int *na, int *ib, int *nb, const char *dir)
+{
+	static int all[REC_MAX];
+	char err[512];
+	int i, k = 0;
+
+	*na = *nb = 0;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(recs[i].release, c->a))
+			ia[(*na)++] = all[k++] = i;
+		else if (!strcmp(recs[i].release, c->b))
+			ib[(*nb)++] = all[k++] = i;
+	}
+	clk = clock_of_records(recs, all, k, err, sizeof(err));
+	if (!clk)
+		die(1, dir, err);
+	nseeds_a = seeds_distinct(recs, ia, *na, seeds_a);
+	nseeds_b = seeds_distinct(recs, ib, *nb, seeds_b);
+	nseeds = seeds_common(seeds_a, nseeds_a, seeds_b, nseeds_b, seeds);
 }
 
 int main(int argc, char **argv)
 {
-	static const char *rels[REC_MAX];
 	static int ia[REC_MAX], ib[REC_MAX];
 	static char warn[WARN_MAX][WARN_LEN];
+	static struct ab_choice c;
 	const char *dir = NULL, *ra = NULL, *rb = NULL;
 	char err[512];
 	struct acct acc[2];
-	int n, nrel = 0, na = 0, nb = 0, nwarn, i, j;
+	int n, na = 0, nb = 0, nwarn, i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--a") && i + 1 < argc)
+		if ((!strcmp(argv[i], "--a") || !strcmp(argv[i], "--baseline")) && i + 1 < argc && !ra)
 			ra = argv[++i];
-		else if (!strcmp(argv[i], "--b") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--b") && i + 1 < argc && !rb)
 			rb = argv[++i];
 		else if (argv[i][0] != '-' && !dir)
 			dir = argv[i];
 		else
 			usage();
 	}
-	if (!dir || !ra != !rb)
+	if (!dir)
 		usage();
 	n = records_load(dir, recs, REC_MAX, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "mseal-compare report: %s\n", err);
 		return 2;
 	}
-	if (!n) {
-		fprintf(stderr, "mseal-compare report: no boot records in %s (folders with a meta.json, "
-			"made by mseal-compare record)\n", dir);
-		return 2;
-	}
-	/* Releases in the order of their first boot. */
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < nrel && strcmp(rels[j], recs[i].release); j++)
-			;
-		if (j == nrel)
-			rels[nrel++] = recs[i].release;
-	}
-	if (!ra) {
-		if (nrel < 2) {
-			fprintf(stderr, "mseal-compare report: %s has records of one kernel only (%s, %d boots): "
-				"record the other kernel too\n", dir, rels[0], n);
-			return 2;
-		}
-		ra = rels[0];
-		rb = rels[1];
-	}
-	for (i = 0; i < n; i++) {
-		if (!strcmp(recs[i].release, ra))
-			ia[na++] = i;
-		else if (!strcmp(recs[i].release, rb))
-			ib[nb++] = i;
-	}
-	if (!na || !nb || !strcmp(ra, rb)) {
-		fprintf(stderr, "mseal-compare report: %s has no records of %s\n", dir, !na ? ra : rb);
-		return 2;
-	}
+	if (!n)
+		die(2, dir, "no boot records (folders with a meta.json, made by mseal-compare record)");
+	if (choose_ab(recs, n, ra, rb, &c, err, sizeof(err)))
+		die(2, dir, err);
+	split(&c, n, ia, &na, ib, &nb, dir);
+
 	txt = open_in(dir, "summary.txt");
 	say("mseal-compare report of %s\n", dir);
-	say("A = %s (%d boot%s), B = %s (%d boot%s)\n", ra, na, na == 1 ? "" : "s", rb, nb, nb == 1 ? "" : "s");
+	say("A = %s (%d boot%s), B = %s (%d boot%s)\n", c.a, na, na == 1 ? "" : "s", c.b, nb, nb == 1 ? "" : "s");
+	say_choice(&c, c.rels[0]);
 	say("machine: %s, %s; governor %s, turbo %s\n", recs[ia[0]].cpu, recs[ia[0]].arch,
 	    recs[ia[0]].governor[0] ? recs[ia[0]].governor : "not exposed",
 	    recs[ia[0]].turbo[0] ? recs[ia[0]].turbo : "not exposed");
-	for (i = 0; i < nrel; i++)
-		if (strcmp(rels[i], ra) && strcmp(rels[i], rb))
-			say("also in the folder, not compared: %s (--a and --b choose)\n", rels[i]);
+	say_clock();
+	say_seeds();
+	for (i = 0; i < c.nrel; i++)
+		if (strcmp(c.rels[i], c.a) && strcmp(c.rels[i], c.b))
+			say("also in the folder, not compared: %s (--baseline and --b choose)\n", c.rels[i]);
 	nwarn = compare_warnings(recs, ia, na, ib, nb, warn);
 	for (i = 0; i < nwarn; i++)
 		say("warning: %s\n", warn[i]);
@@ -610,14 +887,16 @@ int main(int argc, char **argv)
 	workloads(ia, na, ib, nb);
 	analyse(ia, na, ib, nb);
 	text_headline();
+	text_by_seed();
+	text_stop_rule();
 	text_with_module();
 	account_sum(ia, na, &acc[0]);
 	account_sum(ib, nb, &acc[1]);
-	text_account("A", ra, &acc[0]);
-	text_account("B", rb, &acc[1]);
+	text_account("A", c.a, &acc[0]);
+	text_account("B", c.b, &acc[1]);
 	text_explained();
 	fclose(txt);
-	json_summary(dir, ra, rb, na, nb, warn, nwarn, acc);
-	plot_data(dir, ra, rb, ia, na, ib, nb);
+	json_summary(dir, &c, ia, na, ib, nb, warn, nwarn, acc);
+	plot_data(dir, c.a, c.b, ia, na, ib, nb);
 	return 0;
 }

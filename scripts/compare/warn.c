@@ -1,79 +1,205 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Warnings about a comparison's records: see warn.h. */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "warn.h"
 
-/* The first record of all[] whose string at OFF differs from the first's, or -1. */
-static int first_different(const struct record *recs, const int *all, int n, size_t off)
+/* The boots of A and B in time order, and the warnings said so far. */
+struct scan {
+	const struct record *recs;
+	int all[2 * REC_MAX], n;
+	char side[2 * REC_MAX + 1];
+	char (*out)[WARN_LEN];
+	int k;
+};
+
+static void say(struct scan *s, const char *fmt, ...)
 {
-	const char *first = (const char *)&recs[all[0]] + off;
+	va_list ap;
+
+	if (s->k == WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->out[s->k++], WARN_LEN, fmt, ap);
+	va_end(ap);
+}
+
+#define REC(s, i) (&(s)->recs[(s)->all[i]])
+
+/* The first record whose string at OFF differs from the first's, or -1. */
+static int first_different(const struct scan *s, size_t off)
+{
+	const char *first = (const char *)REC(s, 0) + off;
 	int i;
 
-	for (i = 1; i < n; i++)
-		if (strcmp((const char *)&recs[all[i]] + off, first))
-			return all[i];
+	for (i = 1; i < s->n; i++)
+		if (strcmp((const char *)REC(s, i) + off, first))
+			return i;
 	return -1;
 }
-#define FIRST_DIFFERENT(recs, all, n, field) first_different(recs, all, n, offsetof(struct record, field))
+#define FIRST_DIFFERENT(s, field) first_different(s, offsetof(struct record, field))
 
 /* Boots of A and B together, in time order (records are sorted by time). */
-static int merge(const int *ia, int na, const int *ib, int nb, int *all, char *side)
+static void merge(struct scan *s, const int *ia, int na, const int *ib, int nb)
 {
-	int i = 0, j = 0, n = 0;
+	int i = 0, j = 0;
 
+	s->n = 0;
 	while (i < na || j < nb) {
 		if (j >= nb || (i < na && ia[i] < ib[j])) {
-			side[n] = 'A';
-			all[n++] = ia[i++];
+			s->side[s->n] = 'A';
+			s->all[s->n++] = ia[i++];
 		} else {
-			side[n] = 'B';
-			all[n++] = ib[j++];
+			s->side[s->n] = 'B';
+			s->all[s->n++] = ib[j++];
 		}
 	}
+}
+
+int warn_busy(const struct record *r)
+{
+	return r->cpus > 0 && r->load1 > WARN_BUSY_PER_CPU * r->cpus;
+}
+
+/* Where the machine exposes a governor ("" in guests and most VMs). */
+int warn_governor_other(const struct record *r)
+{
+	return r->governor[0] && strcmp(r->governor, "performance");
+}
+
+int warn_turbo_on(const struct record *r)
+{
+	return !strcmp(r->turbo, "on");
+}
+
+int warn_options_differ(const struct record *first, const struct record *r)
+{
+	return strcmp(first->options, r->options) != 0;
+}
+
+/* How many boots meet cond, and the first of them (-1: none). */
+static int count(const struct scan *s, int (*cond)(const struct record *), int *first)
+{
+	int i, n = 0;
+
+	*first = -1;
+	for (i = 0; i < s->n; i++)
+		if (cond(REC(s, i)) && n++ == 0)
+			*first = i;
 	return n;
+}
+
+static void few_boots(struct scan *s, int na, int nb)
+{
+	if (na < WARN_MIN_BOOTS || nb < WARN_MIN_BOOTS)
+		say(s, "only %d boot(s) of A and %d of B: with fewer than %d of each the intervals "
+		    "are too wide to trust; record at least %d boots of each kernel "
+		    "(12 or more for a figure to publish)",
+		    na, nb, WARN_MIN_BOOTS, WARN_MIN_BOOTS);
+}
+
+static void machines(struct scan *s)
+{
+	int d;
+
+	if ((d = FIRST_DIFFERENT(s, cpu)) >= 0)
+		say(s, "the records come from different machines (CPU \"%s\" in %s, \"%s\" in %s): "
+		    "compare boots of one machine only; record both kernels on the same one",
+		    REC(s, 0)->cpu, REC(s, 0)->name, REC(s, d)->cpu, REC(s, d)->name);
+	else if ((d = FIRST_DIFFERENT(s, machine)) >= 0)
+		say(s, "the records come from different machines (machine-id hash %.12s in %s, %.12s in %s): "
+		    "compare boots of one machine only; record both kernels on the same one",
+		    REC(s, 0)->machine, REC(s, 0)->name, REC(s, d)->machine, REC(s, d)->name);
+}
+
+static void settings_differ(struct scan *s)
+{
+	int d;
+
+	if ((d = FIRST_DIFFERENT(s, governor)) >= 0 || (d = FIRST_DIFFERENT(s, turbo)) >= 0)
+		say(s, "the CPU settings differ between boots (governor \"%s\", turbo \"%s\" in %s; "
+		    "\"%s\", \"%s\" in %s): fix the governor and turbo before every boot, the same for both kernels",
+		    REC(s, 0)->governor, REC(s, 0)->turbo, REC(s, 0)->name,
+		    REC(s, d)->governor, REC(s, d)->turbo, REC(s, d)->name);
+}
+
+static void options_differ(struct scan *s)
+{
+	int d = FIRST_DIFFERENT(s, options);
+
+	if (d >= 0)
+		say(s, "the records were made with different options (%s in %s, %s in %s): runs of other "
+		    "lengths or workloads do not compare; record every boot with the same record options",
+		    REC(s, 0)->options[0] ? REC(s, 0)->options : "none recorded", REC(s, 0)->name,
+		    REC(s, d)->options[0] ? REC(s, d)->options : "none recorded", REC(s, d)->name);
+}
+
+static void busy(struct scan *s)
+{
+	int f, n = count(s, warn_busy, &f);
+
+	if (n)
+		say(s, "%d boot(s) started busy (first %s: load average %.2f on %d CPU(s), above %.1f a CPU): "
+		    "other work shared the machine; record on a quiet machine, nothing else running, "
+		    "once the boot has settled",
+		    n, REC(s, f)->name, REC(s, f)->load1, REC(s, f)->cpus, WARN_BUSY_PER_CPU);
+}
+
+static void governor(struct scan *s)
+{
+	int f, n = count(s, warn_governor_other, &f);
+
+	if (n)
+		say(s, "%d boot(s) ran under the frequency governor \"%s\" (first %s), not performance: "
+		    "the clock speed moved under the runs; set the governor to performance before every boot "
+		    "(cpupower frequency-set -g performance)",
+		    n, REC(s, f)->governor, REC(s, f)->name);
+}
+
+static void turbo(struct scan *s)
+{
+	int f, n = count(s, warn_turbo_on, &f);
+
+	if (n)
+		say(s, "%d boot(s) ran with turbo on (first %s): the clock speed follows temperature and load; "
+		    "switch it off before every boot (1 to /sys/devices/system/cpu/intel_pstate/no_turbo, "
+		    "or 0 to /sys/devices/system/cpu/cpufreq/boost)",
+		    n, REC(s, f)->name);
+}
+
+/* One switch from A to B with two or more boots each: no alternation. */
+static void order(struct scan *s, int na, int nb)
+{
+	int i, blocks = 1;
+
+	for (i = 1; i < s->n; i++)
+		blocks += s->side[i] != s->side[i - 1];
+	if (na >= 2 && nb >= 2 && blocks == 2)
+		say(s, "the boots did not alternate (all of %c, then all of %c): whatever drifts over "
+		    "time (temperature, updates, other load) falls on one kernel; reboot in ABBA "
+		    "order (A B B A A B B A ...)",
+		    s->side[0], s->side[s->n - 1]);
 }
 
 int compare_warnings(const struct record *recs, const int *ia, int na, const int *ib, int nb,
 		     char out[WARN_MAX][WARN_LEN])
 {
-	static int all[2 * REC_MAX];
-	static char side[2 * REC_MAX + 1];
-	int n = merge(ia, na, ib, nb, all, side), k = 0, i, blocks = 1, d;
+	static struct scan s;
 
-	if (na < WARN_MIN_BOOTS || nb < WARN_MIN_BOOTS)
-		snprintf(out[k++], WARN_LEN,
-			 "only %d boot(s) of A and %d of B: with fewer than %d of each the intervals "
-			 "are too wide to trust; record at least %d boots of each kernel "
-			 "(12 or more for a figure to publish)",
-			 na, nb, WARN_MIN_BOOTS, WARN_MIN_BOOTS);
-	if ((d = FIRST_DIFFERENT(recs, all, n, cpu)) >= 0)
-		snprintf(out[k++], WARN_LEN,
-			 "the records come from different machines (CPU \"%s\" in %s, \"%s\" in %s): "
-			 "compare boots of one machine only; record both kernels on the same one",
-			 recs[all[0]].cpu, recs[all[0]].name, recs[d].cpu, recs[d].name);
-	else if ((d = FIRST_DIFFERENT(recs, all, n, machine)) >= 0)
-		snprintf(out[k++], WARN_LEN,
-			 "the records come from different machines (machine-id hash %.12s in %s, %.12s in %s): "
-			 "compare boots of one machine only; record both kernels on the same one",
-			 recs[all[0]].machine, recs[all[0]].name, recs[d].machine, recs[d].name);
-	if ((d = FIRST_DIFFERENT(recs, all, n, governor)) >= 0 ||
-	    (d = FIRST_DIFFERENT(recs, all, n, turbo)) >= 0)
-		snprintf(out[k++], WARN_LEN,
-			 "the CPU settings differ between boots (governor \"%s\", turbo \"%s\" in %s; "
-			 "\"%s\", \"%s\" in %s): fix the governor and turbo before every boot, the same for both kernels",
-			 recs[all[0]].governor, recs[all[0]].turbo, recs[all[0]].name,
-			 recs[d].governor, recs[d].turbo, recs[d].name);
-	for (i = 1; i < n; i++)
-		blocks += side[i] != side[i - 1];
-	/* One switch from A to B with two or more boots each: no alternation. */
-	if (na >= 2 && nb >= 2 && blocks == 2)
-		snprintf(out[k++], WARN_LEN,
-			 "the boots did not alternate (all of %c, then all of %c): whatever drifts over "
-			 "time (temperature, updates, other load) falls on one kernel; reboot in ABBA "
-			 "order (A B B A A B B A ...)",
-			 side[0], side[n - 1]);
-	return k;
+	s.recs = recs;
+	s.out = out;
+	s.k = 0;
+	merge(&s, ia, na, ib, nb);
+	few_boots(&s, na, nb);
+	machines(&s);
+	settings_differ(&s);
+	options_differ(&s);
+	busy(&s);
+	governor(&s);
+	turbo(&s);
+	order(&s, na, nb);
+	return s.k;
 }

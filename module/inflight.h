@@ -60,13 +60,17 @@ static inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
 }
 
 /*
- * Keep T0 and CELL for OWNER (born BIRTH); false when its window is full
- * (a miss).  A slot that holds OWNER with another birth was left by a dead
- * task whose task_struct OWNER now is: it is taken over, not leaked twice.
- * Only the task a slot names ever writes it, so that needs no atomic.
+ * Claim a slot for OWNER (born BIRTH), charged to CELL; NULL when its
+ * window is full (a miss).  The caller writes the slot's t0 last: the
+ * syscall side reads its clock after the claim, so that the scan, the
+ * cmpxchg and these stores fall outside the time it measures.  A slot that
+ * holds OWNER with another birth was left by a dead task whose task_struct
+ * OWNER now is: it is taken over, not leaked twice.  Only the task a slot
+ * names ever writes it, so that needs no atomic.
  */
-static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
-				   u64 birth, u64 t0, unsigned int cell)
+static inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
+							 const void *owner, u64 birth,
+							 unsigned int cell)
 {
 	struct ms_inflight_slot *s, *free = NULL;
 	unsigned int i;
@@ -82,13 +86,23 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
 			free = s;
 	}
 	if (!free)
-		return false;
+		return NULL;
 	s = free;
 claimed:
 	s->birth = birth;
-	s->t0 = t0;
 	s->cell = cell;
-	return true;
+	return s;
+}
+
+/* Claim and fill in one step, T0 known beforehand (the unit tests). */
+static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
+				   u64 birth, u64 t0, unsigned int cell)
+{
+	struct ms_inflight_slot *s = ms_inflight_claim(f, owner, birth, cell);
+
+	if (s)
+		s->t0 = t0;
+	return s != NULL;
 }
 
 /* OWNER's slot (born BIRTH), or NULL. */

@@ -94,6 +94,7 @@ static __always_inline int ms_tp_sys(long nr)
 
 static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 {
+	struct ms_inflight_slot *s;
 	int sys;
 
 	if (!ms_filter_pass())
@@ -101,27 +102,35 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	sys = ms_tp_sys(id);
 	if (sys < 0)
 		return;
-	if (!ms_inflight_put(&ms_tp_inflight, current, ms_task_birth(current),
-			     ktime_get_ns(), MS_CELL_SYS(sys)))
+	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current),
+			      MS_CELL_SYS(sys));
+	if (unlikely(!s)) {
 		this_cpu_inc(ms_tp_missed.n[sys]);
+		return;
+	}
+	/* The clock last: the claim above is ours, not the syscall's. */
+	s->t0 = ktime_get_ns();
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
 /*
  * No filter test here: a task the filter let in at sys_enter must get its
  * slot back even if the filter changed since; one that it kept out has no
- * slot, and the look-up says so.
+ * slot, and the look-up says so.  The clock first, then the look-up: only
+ * the test of the syscall number comes before it, which keeps the clock
+ * read off every syscall we do not track.
  */
 static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	unsigned int cell;
-	u64 t0;
+	u64 t0, t1;
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
+	t1 = ktime_get_ns();
 	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
 		return;
-	ms_stats_record_syscall(cell, ktime_get_ns() - t0, ret);
+	ms_stats_record_syscall(cell, t1 - t0, ret);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
 
@@ -143,6 +152,28 @@ notrace int ms_systp_row(void)
 	return cell;	/* MS_CELL_SYS(s) is s: the syscall's row */
 }
 NOKPROBE_SYMBOL(ms_systp_row);
+
+/*
+ * Calibration's task is in no counted syscall: give it a slot as a counted
+ * syscall's sys_enter does (charged to "other", never taken by a sys_exit:
+ * the syscall it is in is not tracked), so that its checks' look-up finds
+ * a slot as a real check's does.  Commands and init are serialized with
+ * detach (control.c, main.c): the table stays while calibration runs.
+ */
+bool ms_systp_calib_begin(void)
+{
+	if (!smp_load_acquire(&ms_tp_counting))
+		return false;
+	return ms_inflight_put(&ms_tp_inflight, current, ms_task_birth(current), 0, MS_OTHER);
+}
+
+void ms_systp_calib_end(void)
+{
+	unsigned int cell;
+	u64 t0;
+
+	ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell);
+}
 
 static int ms_tp_register(void)
 {
@@ -256,6 +287,15 @@ static unsigned long ms_tp_missed_of(const struct ms_target *t)
 int ms_systp_row(void)
 {
 	return -1;
+}
+
+bool ms_systp_calib_begin(void)
+{
+	return false;
+}
+
+void ms_systp_calib_end(void)
+{
 }
 
 #endif /* MS_HAVE_SYSCALL_TP */

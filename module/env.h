@@ -36,6 +36,7 @@ typedef unsigned char u8;
 
 /* The kernel's primitives the lock-free code uses, for one thread or many. */
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define cmpxchg(p, old, new)	__sync_val_compare_and_swap((p), (old), (new))
 

@@ -11,12 +11,14 @@
  *   copies it again if the owner was writing meanwhile (the owner runs
  *   with preemption off, so it is never held up long);
  * - reset never writes another CPU's table.  It starts a new generation;
- *   each table remembers the generation it holds, readers take a table of
- *   an older one for zeros, and the owner zeroes its table itself at its
- *   next update.  A memset from another CPU used to race with a handler
- *   halfway through a cell (a count kept next to a zeroed histogram, a min
- *   stuck at 0).  A call that straddles the reset is counted whole in the
- *   old generation or the new one.
+ *   each cell remembers the generation it holds, readers take a cell of
+ *   another one for zeros, and the owner zeroes a cell itself at its next
+ *   update of it (gentab.h: one cell at a time, never the whole table with
+ *   preemption off).  A memset from another CPU used to race with a
+ *   handler halfway through a cell (a count kept next to a zeroed
+ *   histogram, a min stuck at 0).  A call that straddles the reset is
+ *   counted whole in the old generation or the new one, and a snapshot
+ *   that a reset overtakes starts over in the new one.
  */
 #include <linux/build_bug.h>
 #include <linux/percpu.h>
@@ -24,16 +26,16 @@
 #include <linux/kprobes.h>
 #include <linux/seqlock.h>
 #include <linux/string.h>
+#include "gentab.h"
 #include "stats.h"
 
 struct ms_cpu_table {
 	seqcount_t seq;
-	unsigned long gen;	/* the generation TABLE holds */
-	struct ms_table table;
+	struct ms_gen_table t;
 };
 
 static struct ms_cpu_table __percpu *ms_pcpu;
-/* Tables start zeroed at generation 0: the first reset's is 1. */
+/* Cells start zeroed at generation 0: the first reset's is 1. */
 static unsigned long ms_gen;
 
 int ms_stats_init(void)
@@ -68,11 +70,7 @@ notrace void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
 	ct = this_cpu_ptr(ms_pcpu);
 	gen = READ_ONCE(ms_gen);
 	raw_write_seqcount_begin(&ct->seq);
-	if (unlikely(ct->gen != gen)) {
-		memset(&ct->table, 0, sizeof(ct->table));
-		ct->gen = gen;
-	}
-	ms_cell_add(&ct->table.cell[cell], ns, bad, error);
+	ms_gen_add(&ct->t, gen, cell, ns, bad, error);
 	raw_write_seqcount_end(&ct->seq);
 	preempt_enable_notrace();
 }
@@ -86,10 +84,7 @@ static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,
 
 	do {
 		seq = raw_read_seqcount_begin(&ct->seq);
-		if (READ_ONCE(ct->gen) == gen)
-			*out = ct->table.cell[cell];
-		else
-			memset(out, 0, sizeof(*out));
+		ms_gen_read(&ct->t, gen, cell, out);
 	} while (read_seqcount_retry(&ct->seq, seq));
 }
 
@@ -110,14 +105,28 @@ void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out)
 	ms_cell_sum_gen(cell, READ_ONCE(ms_gen), out);
 }
 
-/* One generation for all cells: a reset meanwhile does not mix two. */
-void ms_stats_snapshot(struct ms_table *snap)
+static unsigned long ms_snap_generation(void *arg)
 {
-	unsigned long gen = READ_ONCE(ms_gen);
+	return READ_ONCE(ms_gen);
+}
+
+static void ms_snap_sum(void *arg, unsigned long gen, struct ms_table *snap)
+{
 	unsigned int i;
 
 	for (i = 0; i < MS_NCELLS; i++)
 		ms_cell_sum_gen(i, gen, &snap->cell[i]);
+}
+
+/* One generation for all cells: a reset meanwhile makes it start over. */
+void ms_stats_snapshot(struct ms_table *snap)
+{
+	static const struct ms_gen_source src = {
+		.generation = ms_snap_generation,
+		.sum = ms_snap_sum,
+	};
+
+	ms_gen_snapshot(&src, snap);
 }
 
 void ms_stats_reset(void)

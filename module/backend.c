@@ -148,6 +148,15 @@ const struct ms_backend_ops *ms_backend_syscalls(void)
 	return ms_syscalls_param ? ms_sys_param.used : NULL;
 }
 
+const struct ms_backend_ops *ms_backend_at(unsigned int i)
+{
+	static const struct ms_backend_ops *const all[] = {
+		&ms_direct_ops, &ms_kretprobe_ops, &ms_tracepoint_ops,
+	};
+
+	return i < ARRAY_SIZE(all) ? all[i] : NULL;
+}
+
 const struct ms_backend_ops *ms_backend_fallback(const struct ms_backend_ops *ops)
 {
 	return ops == &ms_direct_ops ? &ms_kretprobe_ops : NULL;

@@ -36,6 +36,12 @@ struct ms_backend_ops {
 	const char *requires;
 	/* Its probes stop firing while kprobes are disabled (kprobes/enabled 0). */
 	bool needs_kprobes;
+	/*
+	 * It times a call from a function's entry to its return, with the
+	 * shared handlers (handlers.h): calibration can measure it on a
+	 * function of ours (calib.c).
+	 */
+	bool wraps_calls;
 	/* Can this kernel do it at all? */
 	bool (*available)(void);
 	/*
@@ -64,6 +70,8 @@ int ms_backend_resolve(void);
 const struct ms_backend_ops *ms_backend_checks(void);
 /* NULL with syscalls=0: the syscalls are not probed. */
 const struct ms_backend_ops *ms_backend_syscalls(void);
+/* Every backend, I from 0 on; NULL past the last. */
+const struct ms_backend_ops *ms_backend_at(unsigned int i);
 /* Where a target goes when OPS is taken (-EBUSY); NULL: nowhere. */
 const struct ms_backend_ops *ms_backend_fallback(const struct ms_backend_ops *ops);
 

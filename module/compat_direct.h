@@ -34,6 +34,20 @@
 
 #if MS_HAVE_FTRACE_DIRECT
 
+/*
+ * ftrace_free_filter(OPS), on every kernel: empty OPS's filter and free
+ * its hash.  ftrace_free_filter() itself is exported only from 6.2 and
+ * 6.1.8 (a compile test cannot see that), and one reference to it would
+ * keep the module from loading at all on 5.16 to 6.1.7, with any backend
+ * ("Unknown symbol").  An empty filter set with reset does the same
+ * everywhere: ftrace moves the old hash out (freed after a grace period)
+ * and the static EMPTY_HASH in.  OPS must not be registered.
+ */
+static inline void ms_ftrace_free_filter(struct ftrace_ops *ops)
+{
+	ftrace_set_filter(ops, NULL, 0, 1);
+}
+
 #ifdef MS_HAVE_FTRACE_DIRECT_OPS
 /* Send every call of the functions OPS filters to the trampoline at ADDR. */
 static inline int ms_register_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
@@ -45,6 +59,20 @@ static inline int ms_register_ftrace_direct(struct ftrace_ops *ops, unsigned lon
 static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
 {
 	return unregister_ftrace_direct(ops, addr, true);
+}
+
+/*
+ * After ms_register_ftrace_direct(OPS) failed with ERR: did ftrace keep
+ * OPS's functions in its direct_functions table?  From 6.6 the entries go
+ * in before register_ftrace_function_nolock(), and a refusal there (an
+ * IPMODIFY conflict, -ENODEV) left them, and OPS->func set, until "ftrace:
+ * Fix BPF fexit with livepatch" (2025) added reset_direct(), which removes
+ * them and clears OPS->func.  Every earlier refusal (-EBUSY, -EINVAL,
+ * -ENOMEM) returns before OPS->func is set.
+ */
+static inline bool ms_ftrace_direct_left_stale(const struct ftrace_ops *ops, int err)
+{
+	return err && ops->func;
 }
 #else /* !MS_HAVE_FTRACE_DIRECT_OPS: MS_HAVE_FTRACE_DIRECT_MULTI */
 static inline int ms_register_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
@@ -58,8 +86,14 @@ static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned l
 
 	/* Not the hashes of an ops ftrace still has enabled. */
 	if (!err)
-		ftrace_free_filter(ops);
+		ms_ftrace_free_filter(ops);
 	return err;
+}
+
+/* 5.16 to 6.3 take their direct_functions entries out on every refusal. */
+static inline bool ms_ftrace_direct_left_stale(const struct ftrace_ops *ops, int err)
+{
+	return false;
 }
 #endif /* MS_HAVE_FTRACE_DIRECT_OPS */
 

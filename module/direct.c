@@ -22,10 +22,14 @@
  *      in-flight count going up (ftrace waits too, for a module's ops, but
  *      not on every kernel in every state: 6.1 skips it with
  *      ftrace_enabled=0, so the module does not rely on it);
- *   2. wait until no timed call is in flight: a per-CPU count, up in
- *      ms_direct_enter() when it says "time it", down in ms_direct_exit();
- *      after step 1 it can only go down, so its sum over CPUs read as 0
- *      means every such call is back;
+ *   2. wait until no timed call is in flight through the slots going
+ *      away: a per-CPU count per slot, up in ms_direct_enter() when it
+ *      says "time it", down in ms_direct_exit(); after step 1 a detached
+ *      slot's count can only go down, so its sum over CPUs read as 0
+ *      means every such call is back.  Per slot, not one for all: the
+ *      slots that stay attached keep counting, and a sum over them would
+ *      seldom read 0 on a busy machine (calibrate, which detaches only its
+ *      own slot, used to wait for that with the command lock held);
  *   3. synchronize_rcu_tasks() again: a task that has counted itself out
  *      may still be on the trampoline's last instructions; they do not
  *      sleep, so once it has switched voluntarily it is out;
@@ -45,6 +49,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
@@ -69,15 +74,22 @@ struct ms_direct_probe {
 
 /* Bound before the function is patched, unbound once nothing can use it. */
 static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS];
-static DEFINE_PER_CPU(long, ms_direct_inflight);
+/* Timed calls in flight, per slot (see the top, step 2). */
+static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
 
 notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 {
 	struct ms_direct_probe *p = READ_ONCE(ms_direct_slot[slot]);
 
-	if (unlikely(!p) || !ms_handler_enter(p->p.target, in))
+	if (unlikely(!p))
 		return 0;
-	this_cpu_inc(ms_direct_inflight);
+	/* Before the handler reads the clock: not inside the time measured. */
+	in->slot = slot;
+	this_cpu_inc(ms_direct_inflight[slot]);
+	if (!ms_handler_enter(p->p.target, in)) {
+		this_cpu_dec(ms_direct_inflight[slot]);
+		return 0;
+	}
 	return 1;
 }
 NOKPROBE_SYMBOL(ms_direct_enter);
@@ -85,7 +97,7 @@ NOKPROBE_SYMBOL(ms_direct_enter);
 notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 {
 	ms_handler_exit(in, ret);
-	this_cpu_dec(ms_direct_inflight);
+	this_cpu_dec(ms_direct_inflight[in->slot]);
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
@@ -98,6 +110,67 @@ static DEFINE_MUTEX(ms_direct_lock);	/* the slots, for attach and detach */
 static bool ms_direct_available(void)
 {
 	return true;
+}
+
+static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
+{
+	long sum = 0;
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < n; i++)
+			sum += READ_ONCE(per_cpu(ms_direct_inflight, cpu)[slots[i]]);
+	return sum;
+}
+
+/*
+ * Step 2 (see the top): every timed call through SLOTS is back from its
+ * function.  A task that died inside one (an oops) never comes back: then
+ * unload waits for good, and says so every 10 s.
+ */
+static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
+{
+	unsigned long start = jiffies, next = start + 10 * HZ;
+	long left;
+
+	while ((left = ms_direct_calls_in_flight(slots, n)) > 0) {
+		if (time_after(jiffies, next)) {
+			pr_warn("waiting for %ld calls in flight through the direct trampolines (%u s)\n",
+				left, jiffies_to_msecs(jiffies - start) / 1000);
+			next += 10 * HZ;
+		}
+		msleep(10);
+	}
+}
+
+/* Steps 1 to 3 (see the top) for SLOTS, whose ops ftrace has let go. */
+static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
+{
+	synchronize_rcu_tasks();
+	ms_direct_wait_calls(slots, n);
+	synchronize_rcu_tasks();
+}
+
+/*
+ * Registration of P refused with ERR.  A refusal can come after the ops
+ * went on ftrace_ops_list (ftrace_startup() failing, an IPMODIFY conflict
+ * with a livepatch or a kprobe with a post handler): meanwhile a CPU in
+ * ftrace_ops_list_func() may have read it (synchronize_rcu()), and a task
+ * may have entered the trampoline and be anywhere in ms_direct_enter() or
+ * the function (ms_direct_quiesce(), as for a detach).  Only then can P
+ * go.  On some kernels the refusal also leaves the function's entry in
+ * ftrace's direct_functions pointing at our trampoline: say so, since it
+ * outlives the module (compat_direct.h).
+ */
+static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int err)
+{
+	WRITE_ONCE(ms_direct_slot[p->slot], NULL);
+	synchronize_rcu();
+	ms_direct_quiesce(&p->slot, 1);
+	if (ms_ftrace_direct_left_stale(&p->fops, err))
+		pr_err("%s: ftrace refused the direct call (error %d) but kept it in its direct_functions table: until reboot, every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY, and one that got past it would enter this module's trampoline after unload; this kernel lacks the fix that removes the entry (\"ftrace: Fix BPF fexit with livepatch\")\n",
+		       symbol ?: "calibration", err);
 }
 
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
@@ -124,20 +197,9 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 		goto free_filter;
 	p->slot = slot;
 	WRITE_ONCE(ms_direct_slot[slot], p);
-	/*
-	 * A refusal (-EBUSY: the function has a direct caller already, or an
-	 * IPMODIFY user such as livepatch) comes before anything is patched:
-	 * no call can have reached the trampoline, the slot is free again.
-	 */
 	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramps[slot]);
 	if (err) {
-		WRITE_ONCE(ms_direct_slot[slot], NULL);
-		/*
-		 * ftrace_startup() refuses after the ops went on ftrace_ops_list
-		 * and takes it off with no grace period: a CPU in
-		 * ftrace_ops_list_func() may still read it or its filter.
-		 */
-		synchronize_rcu();
+		ms_direct_refused(p, symbol, err);
 		goto free_filter;
 	}
 	mutex_unlock(&ms_direct_lock);
@@ -145,51 +207,24 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	return 0;
 
 free_filter:
-	ftrace_free_filter(&p->fops);
+	ms_ftrace_free_filter(&p->fops);
 unlock:
 	mutex_unlock(&ms_direct_lock);
 	kfree(p);
 	return err;
 }
 
-static long ms_direct_calls_in_flight(void)
-{
-	long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(per_cpu(ms_direct_inflight, cpu));
-	return n;
-}
-
-/*
- * Step 2 (see the top): every timed call is back from its function.  A
- * task that died inside one (an oops) never comes back: then unload waits
- * for good, and says so every 10 s.
- */
-static void ms_direct_wait_calls(void)
-{
-	unsigned long start = jiffies, next = start + 10 * HZ;
-	long n;
-
-	while ((n = ms_direct_calls_in_flight()) > 0) {
-		if (time_after(jiffies, next)) {
-			pr_warn("unload waits for %ld calls in flight through the direct trampolines (%u s)\n",
-				n, jiffies_to_msecs(jiffies - start) / 1000);
-			next += 10 * HZ;
-		}
-		msleep(10);
-	}
-}
-
 static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 {
-	bool gone[MS_NTARGETS + 1];
+	unsigned int slots[MS_DIRECT_NSLOTS];
+	bool gone[MS_DIRECT_NSLOTS];
 	struct ms_direct_probe *p;
 	unsigned int i;
 
-	for (i = 0; i < n && i < ARRAY_SIZE(gone); i++) {
+	n = min_t(unsigned int, n, MS_DIRECT_NSLOTS);
+	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
+		slots[i] = p->slot;
 		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
 		/*
 		 * Only when ftrace itself broke (ftrace_bug() disabled it): the
@@ -199,11 +234,9 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}
-	synchronize_rcu_tasks();
-	ms_direct_wait_calls();
-	synchronize_rcu_tasks();
+	ms_direct_quiesce(slots, n);
 	mutex_lock(&ms_direct_lock);
-	for (i = 0; i < n && i < ARRAY_SIZE(gone); i++) {
+	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
 		ts[i]->probe = NULL;
 		/* ftrace may still hold an ops it would not let go: leak it. */
@@ -246,6 +279,7 @@ static unsigned long ms_direct_missed(const struct ms_target *t)
 
 const struct ms_backend_ops ms_direct_ops = {
 	.name = "direct",
+	.wraps_calls = true,
 	.requires = "ftrace direct calls: CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (on arm64 with DYNAMIC_FTRACE_WITH_CALL_OPS, Linux 6.4 on)",
 	.available = ms_direct_available,
 	.attach = ms_direct_attach,

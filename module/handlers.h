@@ -39,6 +39,7 @@
 struct ms_inst {
 	u64 t0;
 	unsigned int cell;
+	unsigned int slot;	/* direct backend: the trampoline's slot */
 };
 
 /* The row a check made now is charged to. */

@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * calib.c - measure what the probes themselves cost.
+ * calib.c - measure what the probes themselves cost, per backend.
  *
- * A probe of the checks' backend, with the check handlers, is put on an
- * empty function of this module and the function is called in
- * MS_CALIB_BATCHES batches of MS_CALIB_CALLS; each figure is the lowest
- * batch mean, so an interrupt in one batch does not inflate it:
- *   calibration_ns        the mean duration the handlers record for it:
- *                         the probe's own share of every timed call, which
- *                         the report subtracts to give "net" times;
- *   calibration_outer_ns  the mean extra time per call, probed against
- *                         unprobed: the whole cost of one probe pair.
- * Run at load and on the command "calibrate" (control.c, which orders it
- * with "reset"; a batch is measured as the difference of the calibration
- * cell before and after it, and only whole batches of one reset generation
- * count, so a reset can never make a figure 0).
+ * For each backend that times calls from a function's entry to its return
+ * (direct, kretprobe) and that some target uses, or that the checks were
+ * given: a probe of it, with the shared handlers, is put on an empty
+ * function of this module, and the function is called in MS_CALIB_BATCHES
+ * batches of MS_CALIB_CALLS on one CPU (migration off).  Each figure is the
+ * median of the batches (a robust middle: an interrupt in one batch does
+ * not move it, and neither does the hottest batch, which real calls, with
+ * colder caches, never see):
+ *   inner_ns   the mean duration the handlers record for the empty
+ *              function: the probe's own share of every timed call, which
+ *              the report subtracts from each check of that backend to
+ *              give "net" times (and from each syscall on that backend);
+ *   outer_ns   the mean extra time per call, probed against unprobed: the
+ *              whole cost of one probe pair, subtracted from the syscall
+ *              around each check of that backend.
+ * The handlers make the look-up a real check makes: the row of the
+ * syscall the task is in, found in the tracepoint side's in-flight table
+ * when that side counts (systp.c gives the calibrating task a slot there,
+ * as a counted syscall's sys_enter gives one).  So calibration runs after
+ * the probes are attached, at load and on the command "calibrate"
+ * (control.c, which orders it with "reset"); a batch is measured as the
+ * difference of the calibration cell before and after it, and only whole
+ * batches of one reset generation count, so a reset can never make a
+ * figure 0.
  *
- * A calibration that cannot measure returns -EAGAIN and keeps the figures
- * it had: a backend that needs kprobes while they are disabled
+ * A backend that cannot be calibrated now returns -EAGAIN and keeps the
+ * figures it had: one that needs kprobes while they are disabled
  * (sentinel.c), or a probe that registered but never fired.  Try again
  * when the cause is gone.
  */
@@ -25,18 +36,29 @@
 
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include "mseal_stats.h"
 #include "backend.h"
 #include "report.h"
 #include "stats.h"
+#include "systp.h"
 
-#define MS_CALIB_BATCHES	10
+#define MS_CALIB_BATCHES	11	/* odd: the median is one batch */
 #define MS_CALIB_CALLS		200
 
+/* The backends that wrap calls: direct and kretprobe. */
+#define MS_CALIB_MAX		2
+
 static struct ms_target ms_calib_target;
-static u64 ms_calib_inner, ms_calib_outer;
+/* The figures, per backend; the lock keeps a reader from half of a run's. */
+static struct ms_calib ms_calibs[MS_CALIB_MAX];
+static DEFINE_MUTEX(ms_calib_lock);
 
 /* The probed function: a call, an fentry site, nothing else. */
 static noinline void ms_calib_empty(void)
@@ -54,22 +76,90 @@ static u64 ms_calib_loop(void)
 	return ktime_get_ns() - t0;
 }
 
-int ms_calib_run(void)
+/* The figures of OPS, to fill: its entry, or a free one. */
+static struct ms_calib *ms_calib_slot(const struct ms_backend_ops *ops)
 {
-	const struct ms_backend_ops *ops = ms_backend_checks();
-	struct ms_target *t = &ms_calib_target;
-	u64 bare = U64_MAX, probed = U64_MAX, inner = U64_MAX, timed = 0;
-	struct ms_cell before, after;
-	unsigned long gen;
 	unsigned int i;
+
+	for (i = 0; i < MS_CALIB_MAX; i++)
+		if (ms_calibs[i].ops == ops || !ms_calibs[i].ops)
+			return &ms_calibs[i];
+	return NULL;
+}
+
+/* Batches of the empty function, unprobed: the median time of a batch. */
+static u64 ms_calib_bare(void)
+{
+	u64 v[MS_CALIB_BATCHES];
+	unsigned int i;
+
+	for (i = 0; i < MS_CALIB_BATCHES; i++)
+		v[i] = ms_calib_loop();
+	return ms_median(v, MS_CALIB_BATCHES);
+}
+
+/*
+ * Batches of the empty function, probed: the median time of a batch into
+ * *PROBED, the median inner time per call into *INNER; the calls timed.
+ */
+static unsigned int ms_calib_probed(u64 *probed, u64 *inner)
+{
+	u64 outer_v[MS_CALIB_BATCHES], inner_v[MS_CALIB_BATCHES];
+	struct ms_cell before, after;
+	unsigned int i, n = 0;
+	unsigned long gen;
+
+	for (i = 0; i < MS_CALIB_BATCHES; i++) {
+		gen = ms_stats_generation();
+		ms_stats_cell_sum(MS_CELL_CALIB, &before);
+		outer_v[i] = ms_calib_loop();
+		ms_stats_cell_sum(MS_CELL_CALIB, &after);
+		if (ms_stats_generation() != gen ||
+		    after.count - before.count != MS_CALIB_CALLS)
+			continue;
+		inner_v[n++] = (after.total_ns - before.total_ns) / MS_CALIB_CALLS;
+	}
+	*probed = ms_median(outer_v, MS_CALIB_BATCHES);
+	*inner = n ? ms_median(inner_v, n) : 0;
+	return n * MS_CALIB_CALLS;
+}
+
+/* Measure on one CPU, with a row look-up as a real check's. */
+static unsigned int ms_calib_measure(struct ms_calib *c)
+{
+	u64 bare, probed, inner;
+	unsigned int timed;
+	bool slot;
+
+	migrate_disable();
+	slot = ms_systp_calib_begin();
+	bare = ms_calib_bare();
+	timed = ms_calib_probed(&probed, &inner);
+	if (slot)
+		ms_systp_calib_end();
+	c->cpu = raw_smp_processor_id();
+	migrate_enable();
+	if (timed) {
+		c->inner_ns = inner;
+		c->outer_ns = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
+	}
+	return timed;
+}
+
+static int ms_calib_backend(const struct ms_backend_ops *ops)
+{
+	struct ms_target *t = &ms_calib_target;
+	struct ms_calib *c = ms_calib_slot(ops);
+	struct ms_calib next;
+	unsigned int timed;
 	int err;
 
+	if (!c)
+		return -ENOSPC;
 	if (ops->needs_kprobes && !ms_kprobes_enabled()) {
-		pr_warn("calibration: " MS_KPROBES_OFF_MSG ": not calibrated\n");
+		pr_warn("calibration (%s): " MS_KPROBES_OFF_MSG ": not calibrated\n", ops->name);
 		return -EAGAIN;
 	}
-	for (i = 0; i < MS_CALIB_BATCHES; i++)
-		bare = min(bare, ms_calib_loop());
 	memset(t, 0, sizeof(*t));
 	t->name = "calibration";
 	t->kind = MS_KIND_CALIB;
@@ -80,36 +170,68 @@ int ms_calib_run(void)
 			ops->name, err);
 		return err;
 	}
-	for (i = 0; i < MS_CALIB_BATCHES; i++) {
-		gen = ms_stats_generation();
-		ms_stats_cell_sum(MS_CELL_CALIB, &before);
-		probed = min(probed, ms_calib_loop());
-		ms_stats_cell_sum(MS_CELL_CALIB, &after);
-		if (ms_stats_generation() != gen ||
-		    after.count - before.count != MS_CALIB_CALLS)
-			continue;
-		inner = min(inner, (after.total_ns - before.total_ns) / MS_CALIB_CALLS);
-		timed += MS_CALIB_CALLS;
-	}
+	next = *c;
+	timed = ms_calib_measure(&next);
 	ops->detach(&t, 1);
 	if (!timed) {
 		pr_warn("calibration (%s): the probe never fired: not calibrated\n", ops->name);
 		return -EAGAIN;
 	}
-	ms_calib_inner = inner;
-	ms_calib_outer = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
-	pr_info("calibration (%s): %llu ns inside a timed call, %llu ns per probed call (%llu of %u calls timed)\n",
-		ops->name, ms_calib_inner, ms_calib_outer, timed,
+	next.ops = ops;
+	mutex_lock(&ms_calib_lock);
+	*c = next;
+	mutex_unlock(&ms_calib_lock);
+	pr_info("calibration (%s, CPU %d): %llu ns inside a timed call, %llu ns per probed call (%u of %u calls timed)\n",
+		ops->name, c->cpu, c->inner_ns, c->outer_ns, timed,
 		MS_CALIB_BATCHES * MS_CALIB_CALLS);
 	return 0;
 }
 
-u64 ms_calib_ns(void)
+/* Is OPS one to calibrate: a wrapper of calls, in use or the checks'? */
+static bool ms_calib_wanted(const struct ms_backend_ops *ops)
 {
-	return ms_calib_inner;
+	unsigned int i;
+
+	if (!ops->wraps_calls)
+		return false;
+	if (ops == ms_backend_checks())
+		return true;
+	for (i = 0; i < ms_plan_count(); i++) {
+		const struct ms_target *t = ms_plan_target(i);
+
+		if (t->state == MS_STATE_ATTACHED && t->ops == ops)
+			return true;
+	}
+	return false;
 }
 
-u64 ms_calib_outer_ns(void)
+int ms_calib_run(void)
 {
-	return ms_calib_outer;
+	const struct ms_backend_ops *ops;
+	unsigned int i;
+	int err, first = 0;
+
+	for (i = 0; (ops = ms_backend_at(i)); i++) {
+		if (!ms_calib_wanted(ops))
+			continue;
+		err = ms_calib_backend(ops);
+		first = first ?: err;
+	}
+	return first;
+}
+
+bool ms_calib_get(const struct ms_backend_ops *ops, struct ms_calib *out)
+{
+	bool found = false;
+	unsigned int i;
+
+	mutex_lock(&ms_calib_lock);
+	for (i = 0; i < MS_CALIB_MAX && !found; i++) {
+		if (ms_calibs[i].ops && ms_calibs[i].ops == ops) {
+			*out = ms_calibs[i];
+			found = true;
+		}
+	}
+	mutex_unlock(&ms_calib_lock);
+	return found;
 }

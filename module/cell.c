@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cell.c - merging statistics cells: how the per-CPU tables are summed into
- * one snapshot.  Pure C: also built into the unit tests.
+ * one snapshot; and the median calibration takes of its batches.  Pure C:
+ * also built into the unit tests.
  */
 #include "cell.h"
 
@@ -34,4 +35,20 @@ void ms_table_merge(struct ms_table *dst, const struct ms_table *src)
 u64 ms_cell_mean(const struct ms_cell *c)
 {
 	return c->count ? c->total_ns / c->count : 0;
+}
+
+u64 ms_median(u64 *v, unsigned int n)
+{
+	unsigned int i, j;
+	u64 x;
+
+	/* Insertion sort: a dozen values, no allocation, no recursion. */
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2 +
+		(v[n / 2 - 1] % 2 + v[n / 2] % 2) / 2;
 }

@@ -73,5 +73,10 @@ static inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
 void ms_cell_merge(struct ms_cell *dst, const struct ms_cell *src);
 void ms_table_merge(struct ms_table *dst, const struct ms_table *src);
 u64 ms_cell_mean(const struct ms_cell *c);
+/*
+ * The median of the N > 0 values in V (sorted in place); of an even N,
+ * the mean of the two middle ones, rounded down.
+ */
+u64 ms_median(u64 *v, unsigned int n);
 
 #endif /* MSEAL_STATS_CELL_H */

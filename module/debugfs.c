@@ -35,6 +35,9 @@
 #include "report.h"
 #include "stats.h"
 
+#define MS_CLOCKSOURCE_FILE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+#define MS_CLOCKSOURCE_LEN	32
+
 struct ms_text {
 	size_t len;
 	char data[];
@@ -51,14 +54,80 @@ bool ms_locked_down(void)
 	return READ_ONCE(ms_locked);
 }
 
+/*
+ * The kernel's current clocksource into CS ("unknown" if unreadable).  The
+ * kernel exports no getter for its name, only this sysfs file, read here
+ * in the reader's context at open: HPET or acpi_pm (a VM's fallback when
+ * the TSC is unstable) makes every clock read slow, and the report says so.
+ */
+static void ms_clocksource(char *cs, size_t len)
+{
+	struct file *f = filp_open(MS_CLOCKSOURCE_FILE, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n = -ENOENT;
+
+	if (!IS_ERR(f)) {
+		n = kernel_read(f, cs, len - 1, &pos);
+		filp_close(f, NULL);
+	}
+	if (n <= 0) {
+		strscpy(cs, "unknown", len);
+		return;
+	}
+	cs[n] = '\0';
+	cs[strcspn(cs, "\n")] = '\0';
+}
+
+/* The checks' backend and their own backends: the figures that net each check. */
+static void ms_fill_calibration(struct ms_report *r)
+{
+	const struct ms_backend_ops *ops, *chk_ops[MS_NCHK] = { NULL };
+	bool mixed[MS_NCHK] = { false };
+	struct ms_calib c;
+	unsigned int i;
+
+	for (i = 0; (ops = ms_backend_at(i)) && r->ncalib < MS_REPORT_NCALIB; i++) {
+		if (!ms_calib_get(ops, &c))
+			continue;
+		r->calib[r->ncalib++] = (struct ms_report_calib){ ops->name, c.inner_ns, c.outer_ns, c.cpu };
+		if (ops == ms_backend_checks()) {
+			r->calibration_ns = c.inner_ns;
+			r->calibration_outer_ns = c.outer_ns;
+		}
+		if (ops == ms_backend_syscalls())
+			r->sys_inner = c.inner_ns;
+	}
+	for (i = 0; i < ms_plan_count(); i++) {
+		const struct ms_target *t = ms_plan_target(i);
+
+		if (t->kind != MS_KIND_CHECK || t->state != MS_STATE_ATTACHED)
+			continue;
+		mixed[t->index] |= chk_ops[t->index] && chk_ops[t->index] != t->ops;
+		chk_ops[t->index] = t->ops;
+	}
+	for (i = 0; i < MS_NCHK; i++) {
+		if (!chk_ops[i])
+			continue;
+		if (mixed[i] || !ms_calib_get(chk_ops[i], &c)) {
+			r->chk_uncalibrated[i] = true;
+			continue;
+		}
+		r->chk_inner[i] = c.inner_ns;
+		r->chk_outer[i] = c.outer_ns;
+	}
+}
+
 static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
-			   char *comm, const struct ms_table *snap)
+			   char *comm, char *cs, const struct ms_table *snap)
 {
 	const struct ms_backend_ops *sys = ms_backend_syscalls();
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
 	ms_filter_show(&r->filter_tgid, comm);
+	ms_clocksource(cs, MS_CLOCKSOURCE_LEN);
+	r->version = MS_VERSION;
+	r->clocksource = cs;
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_checks()->name;
@@ -66,11 +135,9 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->syscalls_probed = sys != NULL;
 	r->kprobes_enabled = ms_kprobes_enabled();
 	r->locked_down = ms_locked_down();
-	r->sys_calibrated = sys == ms_backend_checks();
 	r->maxactive = ms_maxactive();
 	r->filter_comm = comm;
-	r->calibration_ns = ms_calib_ns();
-	r->calibration_outer_ns = ms_calib_outer_ns();
+	ms_fill_calibration(r);
 	r->t = snap;
 	r->probes = probes;
 	r->nprobes = ms_plan_count();
@@ -92,7 +159,6 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 		} else {
 			r->chk_shown[t->index] |= on;
 			r->chk_need_kprobes |= on && t->ops->needs_kprobes;
-			r->chk_uncalibrated[t->index] |= on && t->ops != ms_backend_checks();
 		}
 	}
 }
@@ -105,6 +171,7 @@ struct ms_gen {
 	struct ms_report r;
 	struct ms_report_probe probes[MS_NTARGETS];
 	char comm[TASK_COMM_LEN];
+	char cs[MS_CLOCKSOURCE_LEN];
 	struct ms_table snap;
 };
 
@@ -118,7 +185,7 @@ static struct ms_text *ms_generate(bool json)
 	if (!g)
 		return NULL;
 	ms_stats_snapshot(&g->snap);
-	ms_fill_report(&g->r, g->probes, g->comm, &g->snap);
+	ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
 	/* Once to measure, once to write. */
 	if (json)
 		ms_report_json(&b, &g->r);

@@ -72,11 +72,13 @@ static int __init ms_init(void)
 		goto filter;
 	ms_sentinel_init();
 	/*
-	 * Neither a failed calibration nor a target that would not attach
-	 * stops the load: both are in dmesg and in the report.
+	 * Neither a target that would not attach nor a failed calibration
+	 * stops the load: both are in dmesg and in the report.  Calibration
+	 * after the attach: it measures each backend in use, with the look-up
+	 * into the syscall side that a real check makes (calib.c).
 	 */
-	ms_calib_run();
 	ms_plan_attach(ms_backend_checks(), ms_backend_syscalls());
+	ms_calib_run();
 	err = ms_debugfs_init();
 	if (err) {
 		ms_plan_detach();
@@ -108,3 +110,5 @@ module_exit(ms_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Count and time the mseal checks, per syscall");
 MODULE_AUTHOR("mseal-stats project");
+/* dkms.conf's PACKAGE_VERSION, passed in by Kbuild: one version, one place. */
+MODULE_VERSION(MS_VERSION);

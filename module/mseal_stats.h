@@ -8,10 +8,24 @@
 
 #include <linux/types.h>
 
-/* calib.c: measure the probe cost (0, or -EAGAIN: could not; kept as was). */
+struct ms_backend_ops;
+
+/* One backend's calibration (calib.c). */
+struct ms_calib {
+	const struct ms_backend_ops *ops;	/* NULL: none yet */
+	u64 inner_ns;	/* the handlers' share inside each timed call */
+	u64 outer_ns;	/* the whole cost of one probed call */
+	int cpu;	/* the CPU it ran on */
+};
+
+/*
+ * calib.c: measure the probe cost of each backend that wraps calls and is
+ * in use (0, or the first error: -EAGAIN, could not; that backend's
+ * figures are kept as they were).  Run after the probes are attached.
+ */
 int ms_calib_run(void);
-u64 ms_calib_ns(void);
-u64 ms_calib_outer_ns(void);
+/* OPS's figures into *OUT; false: not calibrated. */
+bool ms_calib_get(const struct ms_backend_ops *ops, struct ms_calib *out);
 
 /* sentinel.c: kprobes globally disabled (debugfs kprobes/enabled 0)? */
 int ms_sentinel_init(void);

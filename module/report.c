@@ -5,13 +5,14 @@
  * Checks are listed per row: each syscall, "other" (a task in no listed
  * syscall) and "worker" (io_uring io-wq workers and kernel threads).
  *
- * "net" times subtract the probe's own cost measured by calibration, of the
- * checks' backend: the handlers' share inside a timed call
- * (calibration_ns) from each check; from a syscall the whole cost
- * (calibration_outer_ns) of every check probe that fired inside it, and
- * its own probe's share only when the syscalls are on that same backend
- * (a tracepoint's sits mostly outside the time it measures).  A check
- * whose probe fell back to another backend is said to be uncalibrated.
+ * "net" times subtract the probes' own cost measured by calibration, each
+ * probe's with its own backend's figures: from each check the handlers'
+ * share inside a timed call (inner); from a syscall the whole cost (outer)
+ * of every check probe that fired inside it, and its own probe's share
+ * when the syscalls are on a backend that wraps calls (a tracepoint's sits
+ * outside the time it measures, but for the clock read itself).  A check
+ * with no figures (its backend not calibrated, or its symbols on two
+ * backends) is said to be uncalibrated.
  */
 #include "report.h"
 
@@ -36,9 +37,10 @@ static u64 ms_missed_total(const struct ms_report *r)
 	return sum;
 }
 
-static u64 ms_check_net(const struct ms_report *r, const struct ms_cell *c)
+/* Check K's cell C, less K's backend's share inside each call. */
+static u64 ms_check_net(const struct ms_report *r, unsigned int k, const struct ms_cell *c)
 {
-	return ms_sub0(c->total_ns, c->count * r->calibration_ns);
+	return ms_sub0(c->total_ns, c->count * r->chk_inner[k]);
 }
 
 /*
@@ -103,11 +105,44 @@ const char *ms_kprobes_off_effect(bool chk, bool sys, bool syscalls_probed)
 	return "kretprobes would not fire (these backends do not need them)";
 }
 
+/* A clocksource that makes every figure slow or coarse, and why. */
+static const char *ms_clocksource_warning(const char *cs)
+{
+	if (!strcmp(cs, "jiffies"))
+		return "ticks, not nanoseconds";
+	if (!strcmp(cs, "hpet") || !strcmp(cs, "acpi_pm"))
+		return "a read is a slow device access (in a VM, an exit), which dominates every figure";
+	return NULL;
+}
+
+static void ms_text_calibration(struct ms_buf *b, const struct ms_report *r)
+{
+	const char *why = ms_clocksource_warning(r->clocksource);
+	unsigned int i, k;
+
+	ms_buf_printf(b, "clocksource: %s\n", r->clocksource);
+	if (why)
+		ms_buf_printf(b, "warning: clocksource %s: %s\n", r->clocksource, why);
+	ms_buf_printf(b, "calibration: %llu ns of probe cost inside each timed call (subtracted for net), %llu ns per probed call in all\n",
+		      r->calibration_ns, r->calibration_outer_ns);
+	for (i = 0; i < r->ncalib; i++)
+		ms_buf_printf(b, "calibration of %s (CPU %d): %llu ns inside, %llu ns in all\n",
+			      r->calib[i].backend, r->calib[i].cpu, r->calib[i].inner_ns,
+			      r->calib[i].outer_ns);
+	if (!r->calibration_ns)
+		ms_buf_puts(b, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful\n");
+	for (k = 0; k < MS_NCHK; k++)
+		if (r->chk_uncalibrated[k])
+			ms_buf_printf(b, "warning: %s has no calibration of its own backend (not calibrated, or its symbols on two backends): its net times are not net\n",
+				      ms_chk_names[k]);
+}
+
 static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 {
 	unsigned int k;
 
 	ms_buf_printf(b, "mseal_stats: kernel %s\n", r->kernel);
+	ms_buf_printf(b, "version: %s (JSON schema %d)\n", r->version, MS_REPORT_SCHEMA);
 	ms_buf_printf(b, "mseal supported: %s\n",
 		      r->mseal_supported ? "yes" : "no (mseal not supported)");
 	ms_buf_printf(b, "backend: %s", r->backend);
@@ -136,14 +171,7 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 		      r->filter_tgid ? "" : " (all)");
 	ms_buf_json_string(b, r->filter_comm);
 	ms_buf_printf(b, "%s\n", r->filter_comm[0] ? "" : " (all)");
-	ms_buf_printf(b, "calibration: %llu ns of probe cost inside each timed call (subtracted for net), %llu ns per probed call in all\n",
-		      r->calibration_ns, r->calibration_outer_ns);
-	if (!r->calibration_ns)
-		ms_buf_puts(b, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful\n");
-	for (k = 0; k < MS_NCHK; k++)
-		if (r->chk_uncalibrated[k])
-			ms_buf_printf(b, "warning: %s is probed with another backend than the calibrated %s (a fallback): its net times are not net\n",
-				      ms_chk_names[k], r->backend);
+	ms_text_calibration(b, r);
 }
 
 static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
@@ -173,7 +201,7 @@ static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
 		      "max_ns", "checks", "check_ns", "check_net", "share");
 	for (s = 0; s < MS_NSYS; s++) {
 		const struct ms_cell *c = ms_cell(r, MS_CELL_SYS(s));
-		u64 checks = 0, check_ns = 0, check_net = 0, sys_net, permille;
+		u64 checks = 0, check_ns = 0, check_net = 0, probes_ns = 0, sys_net, permille;
 
 		if (!ms_sys_row_shown(r, s))
 			continue;
@@ -182,10 +210,10 @@ static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
 
 			checks += kc->count;
 			check_ns += kc->total_ns;
-			check_net += ms_check_net(r, kc);
+			check_net += ms_check_net(r, k, kc);
+			probes_ns += kc->count * r->chk_outer[k];
 		}
-		sys_net = ms_sub0(c->total_ns, c->count * (r->sys_calibrated ? r->calibration_ns : 0) +
-				  checks * r->calibration_outer_ns);
+		sys_net = ms_sub0(c->total_ns, c->count * r->sys_inner + probes_ns);
 		permille = sys_net ? check_net * 1000 / sys_net : 0;
 		ms_buf_printf(b, "  %-16s %9llu %7llu %7llu %9llu %9llu %11llu %9llu %11llu %11llu %5llu.%llu%%\n",
 			      ms_sys_names[s], c->count, c->bad, c->errors,
@@ -199,7 +227,7 @@ static void ms_text_check_row(struct ms_buf *b, const struct ms_report *r,
 {
 	ms_buf_printf(b, "  %-16s %-20s %9llu %7llu %9llu %9llu %11llu %11llu %11llu\n",
 		      sys, ms_chk_names[k], c->count, c->bad, ms_cell_mean(c),
-		      c->min_ns, c->max_ns, c->total_ns, ms_check_net(r, c));
+		      c->min_ns, c->max_ns, c->total_ns, ms_check_net(r, k, c));
 }
 
 static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
@@ -296,8 +324,12 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 {
 	unsigned int i, s, n = 0;
 
-	ms_buf_puts(b, "{\n  \"kernel\": ");
+	ms_buf_puts(b, "{\n  \"version\": ");
+	ms_buf_json_string(b, r->version);
+	ms_buf_printf(b, ",\n  \"schema\": %d,\n  \"kernel\": ", MS_REPORT_SCHEMA);
 	ms_buf_json_string(b, r->kernel);
+	ms_buf_puts(b, ",\n  \"clocksource\": ");
+	ms_buf_json_string(b, r->clocksource);
 	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
 		      r->mseal_supported ? "true" : "false");
 	ms_buf_json_string(b, r->backend);
@@ -311,8 +343,13 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 		      r->locked_down ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"filter\": {\"tgid\": %d, \"comm\": ", r->filter_tgid);
 	ms_buf_json_string(b, r->filter_comm);
-	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"probes\": [",
+	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"calibration\": {",
 		      r->calibration_ns, r->calibration_outer_ns);
+	for (i = 0; i < r->ncalib; i++)
+		ms_buf_printf(b, "%s\"%s\": {\"ns\": %llu, \"outer_ns\": %llu, \"cpu\": %d}",
+			      i ? ", " : "", r->calib[i].backend, r->calib[i].inner_ns,
+			      r->calib[i].outer_ns, r->calib[i].cpu);
+	ms_buf_puts(b, "},\n  \"probes\": [");
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];
 

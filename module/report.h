@@ -27,8 +27,26 @@ struct ms_report_probe {
 	u64 missed;
 };
 
+/*
+ * The JSON's schema: 2 adds "version", "schema", "clocksource" and
+ * "calibration" (per backend) to the unnumbered first one.
+ */
+#define MS_REPORT_SCHEMA	2
+
+/* One backend's calibration, as reported. */
+struct ms_report_calib {
+	const char *backend;
+	u64 inner_ns;		/* subtracted from each timed call on it */
+	u64 outer_ns;		/* the whole cost of one probed call */
+	int cpu;		/* the CPU it ran on */
+};
+
+#define MS_REPORT_NCALIB	2
+
 struct ms_report {
+	const char *version;		/* the module's (dkms.conf) */
 	const char *kernel;
+	const char *clocksource;	/* the kernel's current one */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */
 	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
@@ -37,13 +55,23 @@ struct ms_report {
 	bool chk_need_kprobes;		/* some check probe is a kretprobe */
 	bool sys_need_kprobes;		/* some syscall probe is a kretprobe */
 	bool locked_down;		/* debugfs read-only (lockdown) */
-	bool sys_calibrated;		/* the syscalls are on the calibrated backend */
-	bool chk_uncalibrated[MS_NCHK];	/* a probe of the check is on another backend */
+	/*
+	 * Each check is netted with its own backend's figures: CHK_INNER from
+	 * each check, CHK_OUTER from the syscall around it.  Uncalibrated: its
+	 * backend has no calibration, or its symbols are on two backends.
+	 */
+	u64 chk_inner[MS_NCHK];
+	u64 chk_outer[MS_NCHK];
+	bool chk_uncalibrated[MS_NCHK];
+	/* From each syscall: its own probe's share (0: the tracepoints, whose cost lies outside). */
+	u64 sys_inner;
+	struct ms_report_calib calib[MS_REPORT_NCALIB];
+	unsigned int ncalib;
 	int maxactive;
 	int filter_tgid;
 	const char *filter_comm;
 	u64 calibration_ns;		/* handler cost inside a probed call (checks' backend) */
-	u64 calibration_outer_ns;	/* whole cost of a probe pair per call */
+	u64 calibration_outer_ns;	/* whole cost of a probe pair per call (checks' backend) */
 	const struct ms_report_probe *probes;
 	unsigned int nprobes;
 	bool sys_shown[MS_NSYS];	/* syscalls to list (their probe is attached) */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_cell.c - log2 buckets, one cell's accounting, and summing the
- * per-CPU tables (module/cell.c).
+ * per-CPU tables, the median (module/cell.c).
  */
 #include "cell.c"
 #include "names.c"
@@ -82,12 +82,28 @@ static void test_names(void)
 	utap_eq_str(ms_chk_names[MS_CHK_can_modify_vma_madv], "can_modify_vma_madv", "check names");
 }
 
+/* Calibration's middle of its batches (module/calib.c). */
+static void test_median(void)
+{
+	u64 odd[11] = { 900, 130, 120, 125, 5000, 121, 119, 122, 124, 123, 2 };
+	u64 even[4] = { 7, 1, 4, 100 };
+	u64 big[2] = { U64_MAX, U64_MAX - 2 };
+	u64 one[1] = { 42 };
+
+	utap_eq_u64(ms_median(odd, 11), 123, "median of 11: the 6th, outliers on both sides ignored");
+	utap_ok(odd[0] == 2 && odd[5] == 123 && odd[10] == 5000, "median: sorted in place");
+	utap_eq_u64(ms_median(even, 4), 5, "median of 4: the mean of 4 and 7, rounded down");
+	utap_eq_u64(ms_median(big, 2), U64_MAX - 1, "median of 2 near U64_MAX: no overflow");
+	utap_eq_u64(ms_median(one, 1), 42, "median of 1");
+}
+
 int main(void)
 {
-	utap_plan(15 + 8 + 12 + 6);
+	utap_plan(15 + 8 + 12 + 6 + 5);
 	test_buckets();
 	test_cell_add();
 	test_merge();
 	test_names();
+	test_median();
 	return utap_done();
 }

@@ -35,10 +35,17 @@ static void make_report(struct ms_report *r)
 	r->maxactive = 64;
 	r->filter_tgid = 0;
 	r->filter_comm = "a\"b\\c\x01\xe9";
+	r->version = "0.1";
+	r->clocksource = "tsc";
 	r->calibration_ns = 100;
 	r->calibration_outer_ns = 300;
+	r->calib[0] = (struct ms_report_calib){ "direct", 100, 300, 1 };
+	r->calib[1] = (struct ms_report_calib){ "kretprobe", 150, 700, 1 };
+	r->ncalib = 2;
+	r->chk_inner[vm] = 100;
+	r->chk_outer[vm] = 300;
 	r->sys_need_kprobes = true;
-	r->sys_calibrated = true;
+	r->sys_inner = 150;
 	r->probes = probes;
 	r->nprobes = 4;
 	r->sys_shown[MS_SYS_munmap] = true;
@@ -98,14 +105,22 @@ static void test_text(const struct ms_report *r)
 	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
 	LINE(out, "syscall backend: kretprobe");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
+	LINE(out, "version: 0.1 (JSON schema 2)");
+	LINE(out, "clocksource: tsc");
 	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
+	LINE(out, "calibration of direct (CPU 1): 100 ns inside, 300 ns in all");
+	LINE(out, "calibration of kretprobe (CPU 1): 150 ns inside, 700 ns in all");
 	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command");
 	LINE(out, "  can_modify_vma_madv  check    attached  direct            0  can_modify_vma_madv");
 	LINE(out, "  munmap               syscall  attached  kretprobe         3  __x64_sys_munmap");
 	LINE(out, "  mseal                syscall  failed    -                 0  __x64_sys_mseal (error -22)");
 	LINE(out, "  can_modify_vma       check    partial   -                 0  can_modify_vma.part.0");
-	/* madvise: net check 600 - 2 * 100 = 400; net syscall 5000 - 100 - 2 * 300 = 4300; 400/4300 = 9.3% */
-	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.3%");
+	/*
+	 * madvise: net check 600 - 2 * 100 (direct's inside) = 400; net syscall
+	 * 5000 - 150 (its own kretprobe's inside) - 2 * 300 (direct's in all) =
+	 * 4250; 400/4250 = 9.4%
+	 */
+	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.4%");
 	LINE(out, "  munmap                   2       1       0      2000      1000        3000         0           0           0     0.0%");
 	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         400");
 	LINE(out, "  other            can_modify_vma_madv          1       0       150       150         150         150          50");
@@ -122,6 +137,7 @@ static void test_text(const struct ms_report *r)
 	utap_ok(strlen(out) > 15 && !strcmp(out + strlen(out) - 15, "\nend of report\n"),
 		"text: the last line is \"end of report\"");
 	utap_ok(!strstr(out, "warning: the clock"), "text: no clock warning with a calibration");
+	utap_ok(!strstr(out, "warning: clocksource"), "text: no clocksource warning on the TSC");
 	utap_ok(!strstr(out, "mseal: syscall time"), "text: no histogram without data");
 	utap_ok(strstr(out, "\n  mseal ") && !strstr(strstr(out, "\n  mseal ") + 1, "\n  mseal "),
 		"text: a syscall whose probe failed: a probe row, no syscall row");
@@ -141,6 +157,13 @@ static void test_json(const struct ms_report *r)
 	utap_eq_u64(msj_int(out, "filter.tgid", -1), 0, "json: filter.tgid");
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
+	utap_eq_str(msj_str(out, "version", s, sizeof(s)), "0.1", "json: version");
+	utap_eq_u64(msj_int(out, "schema", -1), 2, "json: schema");
+	utap_eq_str(msj_str(out, "clocksource", s, sizeof(s)), "tsc", "json: clocksource");
+	utap_eq_u64(msj_int(out, "calibration.direct.ns", -1), 100, "json: calibration.direct.ns");
+	utap_eq_u64(msj_int(out, "calibration.kretprobe.ns", -1), 150, "json: calibration.kretprobe.ns");
+	utap_eq_u64(msj_int(out, "calibration.kretprobe.outer_ns", -1), 700, "json: calibration.kretprobe.outer_ns");
+	utap_eq_u64(msj_int(out, "calibration.kretprobe.cpu", -1), 1, "json: calibration.kretprobe.cpu");
 	utap_eq_str(msj_str(out, "probes.2.state", s, sizeof(s)), "failed", "json: probes.2.state");
 	utap_eq_str(msj_str(out, "probes.1.kind", s, sizeof(s)), "syscall", "json: probes.1.kind");
 	utap_eq_u64(msj_int(out, "probes.1.missed", -1), 3, "json: probes.1.missed");
@@ -178,6 +201,12 @@ static void test_coarse_clock(const struct ms_report *r)
 	z.calibration_ns = 0;
 	render(&z, false);
 	LINE(out, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful");
+	z.clocksource = "hpet";
+	render(&z, false);
+	LINE(out, "warning: clocksource hpet: a read is a slow device access (in a VM, an exit), which dominates every figure");
+	z.clocksource = "jiffies";
+	render(&z, false);
+	LINE(out, "warning: clocksource jiffies: ticks, not nanoseconds");
 }
 
 static void test_no_kretprobe(const struct ms_report *r)
@@ -226,17 +255,29 @@ static void test_kprobes_off(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "off", "json: checks only: syscall_backend off");
 }
 
-/* A check on a fallback backend; syscalls on another backend than the checks'. */
+/*
+ * A check that fell back to kretprobe is netted with kretprobe's figures;
+ * syscalls on the tracepoints subtract nothing of their own; a check with
+ * no figures says so.
+ */
 static void test_calibration(const struct ms_report *r)
 {
+	unsigned int vm = MS_CHK_can_modify_vma_madv;
 	struct ms_report z = *r;
 
-	z.chk_uncalibrated[MS_CHK_can_modify_vma_madv] = true;
-	z.sys_calibrated = false;
+	z.chk_inner[vm] = 150;
+	z.chk_outer[vm] = 700;
+	z.sys_inner = 0;
 	render(&z, false);
-	LINE(out, "warning: can_modify_vma_madv is probed with another backend than the calibrated direct (a fallback): its net times are not net");
-	/* madvise net: 5000 - 2 * 300 (the check probes inside), its own probe's 100 not subtracted: 400/4400 = 9.0% */
-	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.0%");
+	/* check net 600 - 2 * 150 = 300; syscall net 5000 - 2 * 700 = 3600; 300/3600 = 8.3% */
+	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         300     8.3%");
+	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         300");
+	utap_ok(!strstr(out, "has no calibration"), "text: a calibrated fallback: no warning");
+	z.chk_uncalibrated[vm] = true;
+	z.chk_inner[vm] = 0;
+	z.chk_outer[vm] = 0;
+	render(&z, false);
+	LINE(out, "warning: can_modify_vma_madv has no calibration of its own backend (not calibrated, or its symbols on two backends): its net times are not net");
 }
 
 static void test_lockdown(const struct ms_report *r)
@@ -270,7 +311,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(30 + 38 + 2 + 2 + 17 + 3 + 4 + 3);	/* render() checks once per call */
+	utap_plan(35 + 45 + 4 + 2 + 17 + 6 + 4 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

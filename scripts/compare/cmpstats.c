@@ -238,20 +238,33 @@ void cmp_bootstrap_delta_paired(const double *a, const double *b, size_t n,
 	*hi = cmp_quantile(d, rounds, 1 - (1 - level) / 2);
 }
 
-double cmp_cv_pct(const double *v, size_t n)
+static double mean_of(const double *v, size_t n)
 {
-	double mean = 0, ss = 0;
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double cmp_sd(const double *v, size_t n)
+{
+	double mean, ss = 0;
 	size_t i;
 
 	if (n < 2)
 		return NAN;
-	for (i = 0; i < n; i++)
-		mean += v[i];
-	mean /= (double)n;
+	mean = mean_of(v, n);
 	/* Two passes: the spread of values near 1e5 ops/s keeps its digits. */
 	for (i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	return 100.0 * sqrt(ss / (double)(n - 1)) / mean;
+	return sqrt(ss / (double)(n - 1));
+}
+
+double cmp_cv_pct(const double *v, size_t n)
+{
+	return n < 2 ? NAN : 100.0 * cmp_sd(v, n) / mean_of(v, n);
 }
 
 /* (z R)^2 (pi / 2) (cvA^2 + cvB^2): the boots that give a half-width of 1 point. */

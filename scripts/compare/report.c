@@ -43,6 +43,8 @@ struct spread {
 	double cv[2];		/* A, B: the boots' CV without the module, % */
 	double now;		/* the half-width it predicts at the boots recorded */
 	unsigned long need[2];	/* boots of each kernel for +-1 and +-2 points; 0: unknown */
+	double pair_sd;		/* over seed pairs: the per-seed deltas' sd, points; NaN: none */
+	unsigned long pair_need[2];	/* seed pairs for +-1 and +-2 points; 0: unknown */
 };
 
 struct wl_result {
@@ -111,9 +113,9 @@ static size_t values(const int *idx, int n, const char *wl, int phase, double *v
  * their median, seeds without a figure on both kernels dropped.
  */
 static void by_seed(const double *a, const long long *sa, size_t ka,
-		    const double *b, const long long *sb, size_t kb, struct cmp_ab *out)
+		    const double *b, const long long *sb, size_t kb, struct wl_result *r)
 {
-	static double pa[REC_MAX], pb[REC_MAX];
+	static double pa[REC_MAX], pb[REC_MAX], d[REC_MAX];
 	size_t k = 0;
 	int i;
 
@@ -124,7 +126,13 @@ static void by_seed(const double *a, const long long *sa, size_t ka,
 			pa[k] = pa[i];
 			pb[k++] = pb[i];
 		}
-	cmp_compare_paired(pa, pb, k, out);
+	cmp_compare_paired(pa, pb, k, &r->wo_seed);
+	/* The stop rule over pairs: the spread of the per-seed deltas (cmpstats.h). */
+	for (i = 0; i < (int)k; i++)
+		d[i] = 100.0 * (pb[i] / pa[i] - 1.0);
+	r->sp.pair_sd = cmp_sd(d, k);
+	r->sp.pair_need[0] = cmp_boots_needed(r->sp.pair_sd, 0, 1.0, 1.0);
+	r->sp.pair_need[1] = cmp_boots_needed(r->sp.pair_sd, 0, 1.0, 2.0);
 }
 
 /* The stop rule at the spread of the boots without the module. */
@@ -193,7 +201,7 @@ static void analyse(const int *ia, int na, const int *ib, int nb)
 		kb = values(ib, nb, r->name, 0, b, sb);
 		cmp_compare(a, ka, b, kb, &r->wo);
 		stop_rule(a, ka, b, kb, &r->wo, &r->sp);
-		by_seed(a, sa, ka, b, sb, kb, &r->wo_seed);
+		by_seed(a, sa, ka, b, sb, kb, r);
 		ka = values(ia, na, r->name, 1, a, sa);
 		kb = values(ib, nb, r->name, 1, b, sb);
 		cmp_compare(a, ka, b, kb, &r->w);
@@ -280,6 +288,9 @@ static void stop_rule_sentence(const struct wl_result *r)
 		say("; the %zu recorded are enough\n", have);
 	else
 		say(" (now %zu: +-%.1f points)\n", have, sp->now);
+	if (sp->pair_need[0])
+		say("  %-16s over seed pairs: the per-seed deltas spread by %.2f points: %lu pairs for +-1, "
+		    "%lu for +-2 (now %zu)\n", "", sp->pair_sd, sp->pair_need[0], sp->pair_need[1], r->wo_seed.na);
 }
 
 static void text_stop_rule(void)
@@ -292,7 +303,7 @@ static void text_stop_rule(void)
 		stop_rule_sentence(&res[i]);
 	say("  (normal approximation for the ratio of two medians: half-width = 1.96 * B/A *\n"
 	    "   sqrt(pi/2 * (CV_A^2 + CV_B^2) / boots); a spread with outliers needs more: read it\n"
-	    "   again as boots are added%s)\n", nseeds ? "; the boots' spread, not the pairs'" : "");
+	    "   again as boots are added; over seed pairs, the same with the per-seed deltas' sd)\n");
 }
 
 static void text_with_module(void)
@@ -553,6 +564,15 @@ static void json_spread(FILE *f, const struct spread *sp)
 	jfield(f, ", ", "pm2", sp->need[1] ? (double)sp->need[1] : NAN);
 	fprintf(f, "}");
 	jfield(f, ", ", "halfwidth_now_pct", sp->now);
+	fprintf(f, ", \"paired_by_seed\": ");
+	if (sp->pair_need[0]) {
+		jfield(f, "{", "delta_sd_points", sp->pair_sd);
+		jfield(f, ", \"pairs_needed\": {", "pm1", (double)sp->pair_need[0]);
+		jfield(f, ", ", "pm2", (double)sp->pair_need[1]);
+		fprintf(f, "}}");
+	} else {
+		fprintf(f, "null");
+	}
 	fprintf(f, "}");
 }
 

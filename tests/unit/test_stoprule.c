@@ -21,6 +21,9 @@
  *   hw(2, 3, 1.05, 5)         # 4.158952905439342
  *   100 * st.stdev([100, 110, 90, 120, 80]) / st.mean(...)       # 15.811388300841895
  *   100 * st.stdev([49786, 51200, 47310, 50550]) / st.mean(...)  # 3.4239628792057277
+ *   st.stdev([3.4, 4.1, 3.9, 3.6, 4.0])  # 0.29154759474226494 (per-seed deltas, points)
+ *   need(0.29154759474226494, 0, 1, 1)    # 0.5129026994318154 -> 1, raised to 2
+ *   need(2.5, 0, 1, 1)                   # 37.71343378175116 -> 38 seed pairs
  *
  * And the rule against the interval it predicts: 200 pairs of samples of
  * normal data (CV 5 % on both kernels), each given the report's bootstrap
@@ -45,7 +48,9 @@ int main(void)
 {
 	double v[] = { 100, 110, 90, 120, 80 }, oa[] = { 49786, 51200, 47310, 50550 }, one[] = { 5 };
 
-	utap_plan(13);
+	double d[] = { 3.4, 4.1, 3.9, 3.6, 4.0 };
+
+	utap_plan(16);
 
 	utap_ok(close_to(CMP_Z95, 1.9599639845400536, 1e-15), "z of a two-sided 95 %% interval (NormalDist: 1.9599639845400536)");
 	utap_ok(close_to(cmp_cv_pct(v, 5), 15.811388300841895, 1e-12), "CV of 100 110 90 120 80: 15.811388300841895 %%");
@@ -65,5 +70,8 @@ int main(void)
 		"half-width at CV 2 and 3 %%, 5 boots each, R 1.05: 4.158952905439342");
 	utap_ok(close_to(cmp_halfwidth_pct(2, 3, NAN, 5), 4.158952905439342 / 1.05, 1e-12),
 		"an unknown ratio counts as 1");
+	utap_ok(close_to(cmp_sd(d, 5), 0.29154759474226494, 1e-12), "sd of per-seed deltas 3.4 4.1 3.9 3.6 4.0: 0.29154759474226494");
+	utap_eq_u64(cmp_boots_needed(cmp_sd(d, 5), 0, 1, 1), 2, "seed pairs at that spread for +-1 point: 0.51, raised to 2");
+	utap_eq_u64(cmp_boots_needed(2.5, 0, 1, 1), 38, "per-seed deltas spread by 2.5 points: 38 seed pairs for +-1 (37.71)");
 	return utap_done();
 }

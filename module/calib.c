@@ -6,10 +6,10 @@
  * (direct, kretprobe) and that some target uses, or that the checks were
  * given: a probe of it, with the shared handlers, is put on an empty
  * function of this module, and the function is called in MS_CALIB_BATCHES
- * batches of MS_CALIB_CALLS on one CPU (migration off).  Each figure is the
- * median of the batches (a robust middle: an interrupt in one batch does
- * not move it, and neither does the hottest batch, which real calls, with
- * colder caches, never see):
+ * batches of MS_CALIB_CALLS on one CPU (migration off), each after a batch
+ * of an unprobed twin.  Each figure is the median of the batches (a robust
+ * middle: an interrupt in one batch does not move it, and neither does the
+ * hottest batch, which real calls, with colder caches, never see):
  *   inner_ns   the mean duration the handlers record for the empty
  *              function: the probe's own share of every timed call, which
  *              the report subtracts from each check of that backend to
@@ -60,19 +60,28 @@ static struct ms_target ms_calib_target;
 static struct ms_calib ms_calibs[MS_CALIB_MAX];
 static DEFINE_MUTEX(ms_calib_lock);
 
-/* The probed function: a call, an fentry site, nothing else. */
+/*
+ * The probed function: a call, an fentry site, nothing else; and its
+ * twin, never probed, for the calls without a probe.  Their asm differs,
+ * so that the compiler cannot fold one into the other.
+ */
 static noinline void ms_calib_empty(void)
 {
-	asm volatile("");
+	asm volatile("# ms_calib_empty");
 }
 
-static u64 ms_calib_loop(void)
+static noinline void ms_calib_twin(void)
+{
+	asm volatile("# ms_calib_twin");
+}
+
+static u64 ms_calib_loop(void (*fn)(void))
 {
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
 
 	for (i = 0; i < MS_CALIB_CALLS; i++)
-		ms_calib_empty();
+		fn();
 	return ktime_get_ns() - t0;
 }
 
@@ -87,62 +96,53 @@ static struct ms_calib *ms_calib_slot(const struct ms_backend_ops *ops)
 	return NULL;
 }
 
-/* Batches of the empty function, unprobed: the median time of a batch. */
-static u64 ms_calib_bare(void)
-{
-	u64 v[MS_CALIB_BATCHES];
-	unsigned int i;
-
-	for (i = 0; i < MS_CALIB_BATCHES; i++)
-		v[i] = ms_calib_loop();
-	return ms_median(v, MS_CALIB_BATCHES);
-}
-
 /*
- * Batches of the empty function, probed: the median time of a batch into
- * *PROBED, the median inner time per call into *INNER; the calls timed.
+ * MS_CALIB_BATCHES batches of the twin (unprobed) and of the probed
+ * function, interleaved, on this CPU: the median extra time per call into
+ * C->outer_ns, the median time the handlers recorded per call into
+ * C->inner_ns; returns the calls timed (0: the probe never fired).
  */
-static unsigned int ms_calib_probed(u64 *probed, u64 *inner)
+static unsigned int ms_calib_batches(struct ms_calib *c)
 {
-	u64 outer_v[MS_CALIB_BATCHES], inner_v[MS_CALIB_BATCHES];
+	u64 bare[MS_CALIB_BATCHES], probed[MS_CALIB_BATCHES], inner[MS_CALIB_BATCHES];
 	struct ms_cell before, after;
 	unsigned int i, n = 0;
 	unsigned long gen;
+	u64 b, p;
 
 	for (i = 0; i < MS_CALIB_BATCHES; i++) {
+		bare[i] = ms_calib_loop(ms_calib_twin);
 		gen = ms_stats_generation();
 		ms_stats_cell_sum(MS_CELL_CALIB, &before);
-		outer_v[i] = ms_calib_loop();
+		probed[i] = ms_calib_loop(ms_calib_empty);
 		ms_stats_cell_sum(MS_CELL_CALIB, &after);
 		if (ms_stats_generation() != gen ||
 		    after.count - before.count != MS_CALIB_CALLS)
 			continue;
-		inner_v[n++] = (after.total_ns - before.total_ns) / MS_CALIB_CALLS;
+		inner[n++] = (after.total_ns - before.total_ns) / MS_CALIB_CALLS;
 	}
-	*probed = ms_median(outer_v, MS_CALIB_BATCHES);
-	*inner = n ? ms_median(inner_v, n) : 0;
+	if (!n)
+		return 0;
+	b = ms_median(bare, MS_CALIB_BATCHES);
+	p = ms_median(probed, MS_CALIB_BATCHES);
+	c->inner_ns = ms_median(inner, n);
+	c->outer_ns = p > b ? (p - b) / MS_CALIB_CALLS : 0;
 	return n * MS_CALIB_CALLS;
 }
 
 /* Measure on one CPU, with a row look-up as a real check's. */
 static unsigned int ms_calib_measure(struct ms_calib *c)
 {
-	u64 bare, probed, inner;
 	unsigned int timed;
 	bool slot;
 
 	migrate_disable();
 	slot = ms_systp_calib_begin();
-	bare = ms_calib_bare();
-	timed = ms_calib_probed(&probed, &inner);
+	timed = ms_calib_batches(c);
 	if (slot)
 		ms_systp_calib_end();
 	c->cpu = raw_smp_processor_id();
 	migrate_enable();
-	if (timed) {
-		c->inner_ns = inner;
-		c->outer_ns = probed > bare ? (probed - bare) / MS_CALIB_CALLS : 0;
-	}
 	return timed;
 }
 

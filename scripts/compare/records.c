@@ -70,16 +70,60 @@ static double bench_ops(const char *rdir, const char *file)
 	return ns > 0 ? ns : NAN;
 }
 
+static void str_at(const char *path, char *buf, size_t size)
+{
+	if (!msj_str(text, path, buf, size))
+		buf[0] = '\0';
+}
+
+/*
+ * The probe cost inside each timed call of check CHK, as the module nets
+ * it: a report of schema 2 calibrates each backend ("calibration":
+ * {BACKEND: {"ns": ...}}) and nets a check with the figure of the backend
+ * its probes are attached on (module/debugfs.c, ms_fill_calibration); on
+ * two backends at once, or one not calibrated, it nets nothing (0).
+ * Schema 1 had one figure, calibration_ns, for every check.
+ */
+static double check_calibration(const char *chk)
+{
+	char key[64], name[64], kind[16], state[16], backend[32], used[32] = "";
+	int i;
+
+	if (msj_int(text, "schema", 1) < 2)
+		return msj_num(text, "calibration_ns", 0);
+	for (i = 0;; i++) {
+		snprintf(key, sizeof(key), "probes.%d.name", i);
+		if (!msj_str(text, key, name, sizeof(name)))
+			break;
+		snprintf(key, sizeof(key), "probes.%d.kind", i);
+		str_at(key, kind, sizeof(kind));
+		snprintf(key, sizeof(key), "probes.%d.state", i);
+		str_at(key, state, sizeof(state));
+		snprintf(key, sizeof(key), "probes.%d.backend", i);
+		str_at(key, backend, sizeof(backend));
+		if (strcmp(name, chk) || strcmp(kind, "check") || strcmp(state, "attached"))
+			continue;
+		if (used[0] && strcmp(used, backend))
+			return 0;
+		snprintf(used, sizeof(used), "%s", backend);
+	}
+	if (!used[0])
+		return 0;
+	snprintf(key, sizeof(key), "calibration.%s.ns", used);
+	return msj_num(text, key, 0);
+}
+
 /* Add one module report to acct; unknown fields are ignored, missing ones are 0. */
 static int add_report(const char *rdir, const char *file, struct acct *a)
 {
 	char key[160];
-	double calib;
+	double calib[REC_NCHK];
 	int s, c;
 
 	if (read_json(rdir, file))
 		return -1;
-	calib = msj_num(text, "calibration_ns", 0);
+	for (c = 0; c < REC_NCHK; c++)
+		calib[c] = check_calibration(rec_checks[c]);
 	for (s = 0; s < REC_NSYS; s++) {
 		snprintf(key, sizeof(key), "syscalls.%s.count", rec_syscalls[s]);
 		a->calls[s] += msj_num(text, key, 0);
@@ -95,18 +139,13 @@ static int add_report(const char *rdir, const char *file, struct acct *a)
 			a->checks[s] += n;
 			a->check_ns[s] += t;
 			/* Net of the probe's own share, floored at zero. */
-			a->check_net_ns[s] += t - n * calib > 0 ? t - n * calib : 0;
+			a->check_net_ns[s] += t - n * calib[c] > 0 ? t - n * calib[c] : 0;
 		}
 	}
 	a->reports++;
 	return 0;
 }
 
-static void str_at(const char *path, char *buf, size_t size)
-{
-	if (!msj_str(text, path, buf, size))
-		buf[0] = '\0';
-}
 
 /*
  * The JSON value at PATH, copied without the whitespace outside its

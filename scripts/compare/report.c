@@ -464,9 +464,9 @@ static void text_explained(void)
 			explained_row(&res[i].ex, res[i].name);
 	too_wide_sentences();
 	say("  (measured = 1e9 / median ops/s of A less that of B, without the module; checks =\n"
-	    "   the module's net check time per operation, raw less calibration_ns per check,\n"
-	    "   median over boots; ratio 1: the checks' own time is the whole difference%s;\n"
-	    "   one operation:", nseeds ? "; by seed: over seed pairs, resampled together" : "");
+	    "   the module's net check time per operation, raw less its own backend's calibration\n"
+	    "   per check, median over boots; ratio 1: the checks' own time is the whole difference;\n"
+	    "   %sone operation:", nseeds ? "by seed: over seed pairs, resampled together; " : "");
 	for (i = 0, any = 0; i < nres; i++)
 		if (res[i].ex.op && (i == 0 || res[i].ex.op != res[i - 1].ex.op))
 			say("%s%s%s = %s", any++ ? "; " : " ", res[i].ex.op->name,

@@ -3,25 +3,32 @@
  * mseal-compare-report: two kernels compared from a folder of boot records
  * (scripts/compare/record), and nothing else: it reads only the folder.
  *
+ *   mseal-compare-report DIR [--baseline RELEASE] [--b RELEASE]
  *   mseal-compare-report DIR [--a RELEASE --b RELEASE]
  *
- * The records are grouped by kernel release; A and B are the first two
- * releases in time order unless --a and --b name them.  Boots are the
- * samples (one boot is not a measurement): each boot gives one value per
- * workload, the median of its runs.  Per workload it gives
+ * The records are grouped by kernel release.  A is the pre-series kernel
+ * (choose.h): --baseline or --a names it, else the one release named
+ * preseries, else the first boot's, and then the report says so.  Boots
+ * are the samples (one boot is not a measurement): each boot gives one
+ * value per workload, the median of its runs.  Every figure is in the
+ * records' clock's unit (clock.h: wall ns, or guest instructions on the
+ * instruction clock); records of two clocks are refused.  Per workload:
  *   - without the module (the headline): median ops/s of A and B over
  *     boots, the delta of B against A, its 95 % bootstrap interval and the
- *     Mann-Whitney p;
+ *     Mann-Whitney p; and where the same seeds were booted on both
+ *     kernels, the same over seed pairs (seeds.h);
+ *   - the stop rule: each kernel's CV over boots and the boots each would
+ *     need for +-1 and +-2 points (cmpstats.h, cmp_boots_needed);
  *   - the same with the module loaded, and what watching costs per
  *     operation on each kernel (with less without, paired in each boot);
  *   - the module's account per kernel and syscall;
- *   - the explanation (explain.h): the measured per-operation difference
- *     without the module against the module's net check time per
- *     operation, their ratio and its 95 % interval.
+ *   - the account against the gap (explain.h): (net checks A - net checks
+ *     B) / (measured A - B) per operation and its 95 % interval, over boots
+ *     and over seed pairs.
  * Warnings (warn.h) come first.  It writes DIR/summary.txt (also printed),
  * DIR/summary.json and the plots' data in DIR/plot-data/ (for
  * scripts/compare/plots.gp).  Exit status 2 when there are not two kernels
- * to compare.
+ * to compare (or a usage error), 1 when the records mix clocks.
  */
 #include <math.h>
 #include <stdarg.h>

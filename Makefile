@@ -95,6 +95,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 UNIT_LINK_test_cmpstats := -lm
 UNIT_LINK_test_ratio := -lm
 UNIT_LINK_test_stoprule := -lm
+UNIT_LINK_test_seeds := -lm
 UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)

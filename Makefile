@@ -1,7 +1,10 @@
 # mseal-stats top-level Makefile.  Works by hand and from DKMS.
 #
 #   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)
-#   make install [KDIR=...]  install it into the kernel's module tree (extra/)
+#   make install [KDIR=...]  install it into that kernel's extra/ and run depmod for it
+#   make dkms-install [KVER=RELEASE]  the module's sources to /usr/src/mseal-stats-VERSION,
+#                            then dkms add, build and install for RELEASE (default: running)
+#   make dkms-remove         dkms remove for every kernel, and the /usr/src folder
 #   make bench               mseal-bench for this machine -> build/mseal-bench
 #   make guest               static in-guest test programs and mseal-bench -> build/guest/
 #   make guest-arm64         the same for arm64 guests -> build/guest-arm64/
@@ -15,14 +18,56 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install clean bench guest guest-arm64 unit check demo
+.PHONY: all modules install kdir-check dkms-install dkms-remove clean bench guest guest-arm64 unit check demo
 all: modules
 
-modules:
+modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# Without a build tree make -C would only say "No such file or directory":
+# say which package provides it.
+kdir-check:
+	@[ -f "$(KDIR)/Makefile" ] || { echo "mseal-stats: no kernel build tree at $(KDIR): install linux-headers-$$(uname -r) (Debian, Ubuntu) or kernel-devel-$$(uname -r) (Fedora, RHEL), or pass KDIR=/path/to/build" >&2; exit 1; }
+
+# The release KDIR builds for: the folder under /lib/modules, depmod's argument.
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+# extra/ said explicitly: kbuild's default became updates/ (6.12:
+# INSTALL_MOD_DIR ?= updates).  kbuild runs depmod only where the build tree
+# has a System.map, which headers packages lack: without this depmod,
+# modprobe would not find the module until `depmod -a`.
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
+
+# --- DKMS --------------------------------------------------------------------
+# dkms add of the working tree would copy all of it (docs, results, .git)
+# into /usr/src: stage the module's sources alone, as v4l2loopback and
+# lttng-modules install theirs.  dkms.conf holds the one version.
+DKMS_NAME := mseal-stats
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf 2>/dev/null)
+DKMS_SRCTREE ?= /usr/src
+DKMS_DIR = $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
+DKMS_FILES := Kbuild Makefile dkms.conf $(wildcard module/*.[chS] module/conftest/*.c)
+# More dkms options (the tests: --dkmstree DIR).
+DKMS_FLAGS ?=
+DKMS = dkms $(1) -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
+KVER ?= $(shell uname -r)
+
+# Installing the same version again replaces it (dkms add refuses a version
+# already added).
+dkms-install:
+	@if [ -n "$$($(call DKMS,status) 2>/dev/null)" ]; then $(call DKMS,remove) --all; fi
+	rm -rf $(DKMS_DIR)
+	mkdir -p $(DKMS_DIR)
+	cp --parents $(DKMS_FILES) $(DKMS_DIR)/
+	$(call DKMS,add)
+	$(call DKMS,build) -k $(KVER)
+	$(call DKMS,install) -k $(KVER)
+
+dkms-remove:
+	@if [ -n "$$($(call DKMS,status) 2>/dev/null)" ]; then $(call DKMS,remove) --all; fi
+	rm -rf $(DKMS_DIR)
 
 # --- test programs ---------------------------------------------------------
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest

@@ -11,6 +11,7 @@
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
 #   make demo                the A/B comparison, small (scripts/mseal-compare -n 3 -s 2)
+#   make textfile            the node_exporter collector -> build/mseal-stats-textfile
 #   make clean
 #
 # When the kernel's Makefile reads this file through Kbuild, only Kbuild
@@ -18,7 +19,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install kdir-check dkms-install dkms-remove clean bench guest guest-arm64 unit check demo
+.PHONY: all modules install kdir-check dkms-install dkms-remove textfile clean bench guest guest-arm64 unit check demo
 all: modules
 
 modules: kdir-check
@@ -128,6 +129,12 @@ build/guest-arm64/msjson: tests/lib/msjson.c tests/guest/msjson.h
 build/guest-arm64/mseal-bench: $(BENCH_DEPS)
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc $(BENCH_CFLAGS) -static -o $@ $(BENCH_SRCS) -lpthread -lm
+
+# The node_exporter textfile collector: the module's JSON as Prometheus text.
+textfile: build/mseal-stats-textfile
+build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c tests/guest/msjson.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Itests/guest -o $@ $<
 
 # mseal-overhead's table of ratios.
 build/mseal-overhead-summary: scripts/compare/overhead.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h

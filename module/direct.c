@@ -160,8 +160,9 @@ static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
  * may have entered the trampoline and be anywhere in ms_direct_enter() or
  * the function (ms_direct_quiesce(), as for a detach).  Only then can P
  * go.  On some kernels the refusal also leaves the function's entry in
- * ftrace's direct_functions pointing at our trampoline: say so, since it
- * outlives the module (compat_direct.h).
+ * ftrace's direct_functions pointing at our trampoline: nothing exported
+ * can take it out, so say so, since it outlives the module
+ * (compat_direct.h).
  */
 static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int err)
 {
@@ -169,7 +170,7 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 	synchronize_rcu();
 	ms_direct_quiesce(&p->slot, 1);
 	if (ms_ftrace_direct_left_stale(&p->fops, err))
-		pr_err("%s: ftrace refused the direct call (error %d) but kept it in its direct_functions table: until reboot, every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY, and one that got past it would enter this module's trampoline after unload; this kernel lacks the fix that removes the entry (\"ftrace: Fix BPF fexit with livepatch\")\n",
+		pr_err("%s: ftrace refused the direct call (error %d) but kept its entry, which names this module's trampoline, in its direct_functions table: until reboot every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY; this kernel lacks the fix that removes it (\"ftrace: Fix BPF fexit with livepatch\")\n",
 		       symbol ?: "calibration", err);
 }
 

@@ -12,6 +12,7 @@
 #   make check               every test: tests/run (unit tests, then VM suites)
 #   make demo                the A/B comparison, small (scripts/mseal-compare -n 3 -s 2)
 #   make textfile            the node_exporter collector -> build/mseal-stats-textfile
+#   make textfile-install    it and its systemd units [PREFIX=/usr/local TEXTFILE_DIR=...]
 #   make clean
 #
 # When the kernel's Makefile reads this file through Kbuild, only Kbuild
@@ -19,7 +20,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install kdir-check dkms-install dkms-remove textfile clean bench guest guest-arm64 unit check demo
+.PHONY: all modules install kdir-check dkms-install dkms-remove textfile textfile-install clean bench guest guest-arm64 unit check demo
 all: modules
 
 modules: kdir-check
@@ -55,20 +56,29 @@ DKMS_FLAGS ?=
 DKMS = dkms $(1) -m $(DKMS_NAME) -v $(DKMS_VERSION) --sourcetree $(DKMS_SRCTREE) $(DKMS_FLAGS)
 KVER ?= $(shell uname -r)
 
-# Installing the same version again replaces it (dkms add refuses a version
-# already added).
+# Once per kernel: the sources already added for this version stay, so the
+# installs for other kernels stay too (dkms build and install skip what is
+# done).  Sources that changed under the same version cannot be added again
+# (dkms add refuses a version already added): that version is removed from
+# every kernel first, and the message says so.
 dkms-install:
-	@if [ -n "$$($(call DKMS,status) 2>/dev/null)" ]; then $(call DKMS,remove) --all; fi
-	rm -rf $(DKMS_DIR)
-	mkdir -p $(DKMS_DIR)
-	cp --parents $(DKMS_FILES) $(DKMS_DIR)/
-	$(call DKMS,add)
+	rm -rf $(DKMS_DIR).new && mkdir -p $(DKMS_DIR).new
+	cp --parents $(DKMS_FILES) $(DKMS_DIR).new/
+	@if [ -n "$$($(call DKMS,status) 2>/dev/null)" ] && diff -r -q $(DKMS_DIR) $(DKMS_DIR).new >/dev/null 2>&1; then \
+		rm -rf $(DKMS_DIR).new; \
+	else \
+		if [ -n "$$($(call DKMS,status) 2>/dev/null)" ]; then \
+			echo "mseal-stats: the sources of $(DKMS_VERSION) changed: removing it from every kernel to add them again"; \
+			$(call DKMS,remove) --all || exit 1; \
+		fi; \
+		rm -rf $(DKMS_DIR) && mv $(DKMS_DIR).new $(DKMS_DIR) && $(call DKMS,add); \
+	fi
 	$(call DKMS,build) -k $(KVER)
 	$(call DKMS,install) -k $(KVER)
 
 dkms-remove:
 	@if [ -n "$$($(call DKMS,status) 2>/dev/null)" ]; then $(call DKMS,remove) --all; fi
-	rm -rf $(DKMS_DIR)
+	rm -rf $(DKMS_DIR) $(DKMS_DIR).new
 
 # --- test programs ---------------------------------------------------------
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest
@@ -135,6 +145,19 @@ textfile: build/mseal-stats-textfile
 build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c tests/guest/msjson.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Itests/guest -o $@ $<
+
+# The collector and its systemd units, the service pointed at PREFIX's
+# binary and at node_exporter's textfile directory (Debian's by default).
+PREFIX ?= /usr/local
+SYSTEMD_UNIT_DIR ?= /etc/systemd/system
+TEXTFILE_DIR ?= /var/lib/prometheus/node-exporter
+textfile-install: build/mseal-stats-textfile
+	install -D -m 755 build/mseal-stats-textfile $(DESTDIR)$(PREFIX)/bin/mseal-stats-textfile
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed -e 's|/usr/local/bin/|$(PREFIX)/bin/|' -e 's|/var/lib/prometheus/node-exporter|$(TEXTFILE_DIR)|g' \
+		scripts/prometheus/mseal-stats-textfile.service >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/mseal-stats-textfile.service
+	install -m 644 scripts/prometheus/mseal-stats-textfile.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
+	@echo "mseal-stats: now systemctl daemon-reload && systemctl enable --now mseal-stats-textfile.timer"
 
 # mseal-overhead's table of ratios.
 build/mseal-overhead-summary: scripts/compare/overhead.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h

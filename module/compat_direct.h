@@ -48,6 +48,19 @@ static inline void ms_ftrace_free_filter(struct ftrace_ops *ops)
 	ftrace_set_filter(ops, NULL, 0, 1);
 }
 
+/*
+ * After ms_register_ftrace_direct(OPS) failed: had it got past its own
+ * checks and handed OPS to ftrace (register_ftrace_function), which may
+ * have put it on ftrace_ops_list, live, before refusing?  Both forms set
+ * OPS->flags to their DIRECT flags just before that, and nothing clears
+ * them; every earlier refusal (-EBUSY: the function has a direct caller;
+ * -EINVAL, -ENOMEM) leaves OPS as it was, without FTRACE_OPS_FL_DIRECT.
+ */
+static inline bool ms_ftrace_direct_was_live(const struct ftrace_ops *ops)
+{
+	return ops->flags & FTRACE_OPS_FL_DIRECT;
+}
+
 #ifdef MS_HAVE_FTRACE_DIRECT_OPS
 /* Send every call of the functions OPS filters to the trampoline at ADDR. */
 static inline int ms_register_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)

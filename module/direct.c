@@ -159,7 +159,8 @@ static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
  * ftrace_ops_list_func() may have read it (synchronize_rcu()), and a task
  * may have entered the trampoline and be anywhere in ms_direct_enter() or
  * the function (ms_direct_quiesce(), as for a detach).  Only then can P
- * go.  On some kernels the refusal also leaves the function's entry in
+ * go.  The usual refusal, -EBUSY from a function that has a direct caller
+ * already (bpftrace's kfunc:), comes before that: no wait.  On some kernels the refusal also leaves the function's entry in
  * ftrace's direct_functions pointing at our trampoline: nothing exported
  * can take it out, so say so, since it outlives the module
  * (compat_direct.h).
@@ -167,6 +168,8 @@ static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
 static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int err)
 {
 	WRITE_ONCE(ms_direct_slot[p->slot], NULL);
+	if (!ms_ftrace_direct_was_live(&p->fops))
+		return;
 	synchronize_rcu();
 	ms_direct_quiesce(&p->slot, 1);
 	if (ms_ftrace_direct_left_stale(&p->fops, err))

@@ -311,7 +311,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(35 + 45 + 4 + 2 + 17 + 6 + 4 + 3);	/* render() checks once per call */
+	utap_plan(35 + 45 + 6 + 2 + 17 + 6 + 4 + 3);	/* render() checks once per call */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

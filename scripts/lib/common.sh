@@ -3,7 +3,8 @@
 
 # Project root: scripts/lib/ is two levels below it.
 MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-MS_CACHE=${MSEAL_STATS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mseal-stats}
+# (A systemd unit has no HOME: root's cache then, as the unit runs as root.)
+MS_CACHE=${MSEAL_STATS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/mseal-stats}
 
 ms_die() { echo "${0##*/}: $*" >&2; exit 2; }
 ms_log() { echo "${0##*/}: $*" >&2; }

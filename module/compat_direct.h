@@ -75,13 +75,17 @@ static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned l
 }
 
 /*
- * After ms_register_ftrace_direct(OPS) failed with ERR: did ftrace keep
- * OPS's functions in its direct_functions table?  From 6.6 the entries go
- * in before register_ftrace_function_nolock(), and a refusal there (an
- * IPMODIFY conflict, -ENODEV) left them, and OPS->func set, until "ftrace:
- * Fix BPF fexit with livepatch" (2025) added reset_direct(), which removes
- * them and clears OPS->func.  Every earlier refusal (-EBUSY, -EINVAL,
- * -ENOMEM) returns before OPS->func is set.
+ * After ms_register_ftrace_direct(OPS) failed with ERR: may ftrace have
+ * kept OPS's functions in its direct_functions table?  The entries go in
+ * before register_ftrace_function_nolock().  A refusal there (an IPMODIFY
+ * conflict, -ENODEV) took them out again (remove_direct_functions_hash)
+ * until "ftrace: Fix modification of direct_function hash while in use"
+ * (6.7, also in stable 6.6.y) dropped that cleanup; "ftrace: Fix BPF fexit
+ * with livepatch" (2025) added reset_direct(), which removes them and
+ * clears OPS->func.  Neither kind of cleanup clears OPS->func before it,
+ * so OPS->func set says "may have kept", not "kept": on 6.4 to early 6.6
+ * the entry is gone.  Every earlier refusal (-EBUSY, -EINVAL, -ENOMEM)
+ * returns before OPS->func is set.
  */
 static inline bool ms_ftrace_direct_left_stale(const struct ftrace_ops *ops, int err)
 {

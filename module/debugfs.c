@@ -21,6 +21,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
@@ -62,12 +63,18 @@ bool ms_locked_down(void)
  */
 static void ms_clocksource(char *cs, size_t len)
 {
-	struct file *f = filp_open(MS_CLOCKSOURCE_FILE, O_RDONLY, 0);
+	/*
+	 * The path resolves in the reader's mount namespace and root: accept
+	 * only sysfs's own file there (a container's /sys may be anything,
+	 * and a FIFO in its place must not block the report's open).
+	 */
+	struct file *f = filp_open(MS_CLOCKSOURCE_FILE, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0);
 	loff_t pos = 0;
 	ssize_t n = -ENOENT;
 
 	if (!IS_ERR(f)) {
-		n = kernel_read(f, cs, len - 1, &pos);
+		if (file_inode(f)->i_sb->s_magic == SYSFS_MAGIC)
+			n = kernel_read(f, cs, len - 1, &pos);
 		filp_close(f, NULL);
 	}
 	if (n <= 0) {

@@ -173,7 +173,7 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 	synchronize_rcu();
 	ms_direct_quiesce(&p->slot, 1);
 	if (ms_ftrace_direct_left_stale(&p->fops, err))
-		pr_err("%s: ftrace refused the direct call (error %d) but kept its entry, which names this module's trampoline, in its direct_functions table: until reboot every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY; this kernel lacks the fix that removes it (\"ftrace: Fix BPF fexit with livepatch\")\n",
+		pr_err("%s: ftrace refused the direct call (error %d) and may have kept its entry, which names this module's trampoline, in its direct_functions table (kernels from 6.7, and 6.6.y, without \"ftrace: Fix BPF fexit with livepatch\"): then until reboot every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY\n",
 		       symbol ?: "calibration", err);
 }
 
@@ -223,13 +223,15 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 	unsigned int slots[MS_DIRECT_NSLOTS];
 	bool gone[MS_DIRECT_NSLOTS];
 	struct ms_direct_probe *p;
-	unsigned int i;
+	unsigned int i, nslots = 0;
 
 	n = min_t(unsigned int, n, MS_DIRECT_NSLOTS);
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
-		slots[i] = p->slot;
 		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
+		/* A slot ftrace still calls would never drain: not waited for. */
+		if (gone[i])
+			slots[nslots++] = p->slot;
 		/*
 		 * Only when ftrace itself broke (ftrace_bug() disabled it): the
 		 * site may still call the trampoline, which goes with this
@@ -238,7 +240,7 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}
-	ms_direct_quiesce(slots, n);
+	ms_direct_quiesce(slots, nslots);
 	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);

@@ -6,8 +6,76 @@ MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # (A systemd unit has no HOME: root's cache then, as the unit runs as root.)
 MS_CACHE=${MSEAL_STATS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/mseal-stats}
 
-ms_die() { echo "${0##*/}: $*" >&2; exit 2; }
+# The tools' command-line convention (README, Usage):
+#   --help: usage on stdout, exit 0; --version: "NAME VERSION" (dkms.conf's);
+#   a usage error (unknown option, missing or bad value) is one line on
+#   stderr and exit 2, and so is a missing prerequisite, before anything
+#   runs; a failure at run time is exit 1; `--opt=value` wherever
+#   `--opt value`.  MS_NAME is the name in messages ("mseal-compare pair").
+MS_NAME=${MS_NAME:-${0##*/}}
+ms_die() { echo "$MS_NAME: $*" >&2; exit 2; }
+ms_bad() { echo "$MS_NAME: $* (see --help)" >&2; exit 2; }
+ms_fail() { echo "$MS_NAME: $*" >&2; exit 1; }
 ms_log() { echo "${0##*/}: $*" >&2; }
+
+# The one version: dkms.conf's PACKAGE_VERSION.
+ms_pkg_version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MS_ROOT/dkms.conf" 2>/dev/null | grep . || echo unknown; }
+ms_version() { echo "$MS_NAME $(ms_pkg_version)"; exit 0; }
+
+# ms_getopt SPEC ARG...: the arguments in one form, into the array MS_ARGS:
+# every option by its long name and its value as the next word, so that the
+# caller's `case` knows only `--boots N`.  SPEC lists the options as words
+# "n|boots:" (a letter, if any, and the long name; `:` when it takes a
+# value).  Taken: `-n 3`, `-n3`, `-n=3`, `--boots 3`, `--boots=3`.  Every
+# tool knows --help and --version.  Parsing stops at `--` (kept) and at the
+# first argument that is not an option: the rest is kept as it is.  With
+# MS_GETOPT_PERMUTE=1 options and operands may mix, as GNU getopt allows:
+# the options come first, then `--` and the operands.  An unknown option, a missing value or a value given
+# to an option that takes none is a usage error (ms_bad).
+ms_getopt() {
+	local spec=" $1 help version " a name val w long short takes found
+	shift
+	MS_ARGS=()
+	local -a rest=()
+	while [ $# -gt 0 ]; do
+		a=$1
+		case $a in
+		--)
+			if [ "${MS_GETOPT_PERMUTE:-0}" = 1 ]; then shift; rest+=("$@"); else MS_ARGS+=("$@"); fi
+			break ;;
+		--?*) name=${a%%=*}; name=${name#--}; val=; [[ $a == *=* ]] && val=${a#*=} ;;
+		-[a-zA-Z]*) name=${a:1:1}; val=${a:2}; val=${val#=} ;;
+		*)
+			if [ "${MS_GETOPT_PERMUTE:-0}" = 1 ]; then rest+=("$a"); shift; continue; fi
+			MS_ARGS+=("$@"); break ;;
+		esac
+		found=
+		for w in $spec; do
+			takes=; [[ $w == *: ]] && takes=1 && w=${w%:}
+			if [[ $w == ?\|* ]]; then short=${w%%|*} long=${w#*|}; else short= long=$w; fi
+			if [ "$name" = "$long" ] || { [ ${#name} = 1 ] && [ "$name" = "$short" ]; }; then found=1; break; fi
+		done
+		[ -n "$found" ] || ms_bad "unknown option ${a%%=*}"
+		shift
+		if [ -n "$takes" ]; then
+			if [[ $a != --* && -n $val ]] || [[ $a == *=* ]]; then :
+			elif [ $# -gt 0 ]; then val=$1; shift
+			else ms_bad "${a%%=*} wants a value"
+			fi
+			MS_ARGS+=("--$long" "$val")
+		else
+			[[ $a != *=* && ( $a == --* || -z $val ) ]] || ms_bad "${a%%=*} takes no value"
+			MS_ARGS+=("--$long")
+		fi
+	done
+	[ "${MS_GETOPT_PERMUTE:-0}" != 1 ] || MS_ARGS+=(-- "${rest[@]}")
+	return 0
+}
+
+# A whole number of at least $3 (default 1) for option $1, or a usage error.
+ms_number() {
+	[[ $2 =~ ^[0-9]+$ ]] && [ "$((10#$2))" -ge "${3:-1}" ] || ms_bad "$1 wants a whole number of at least ${3:-1}, not '$2'"
+}
 
 # Take a lock on a cache entry so two runs never unpack into one folder.
 ms_lock() {

@@ -90,8 +90,10 @@ GUEST_BINS += build/guest/msjson
 
 # The bench shares its quantiles with mseal-compare's statistics.
 BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c) scripts/compare/cmpstats.c
-BENCH_DEPS := $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts/compare/cmpstats.h
-BENCH_CFLAGS := -O2 -Wall -Wextra -Werror -D_GNU_SOURCE
+BENCH_DEPS := $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts/compare/cmpstats.h dkms.conf
+# The tools' --version: dkms.conf's, the one place it is written.
+VERSION_CFLAGS := -DMSEAL_STATS_VERSION='"$(DKMS_VERSION)"'
+BENCH_CFLAGS := -O2 -Wall -Wextra -Werror -D_GNU_SOURCE $(VERSION_CFLAGS)
 
 # mseal-bench for the machine measured (mseal-compare record finds it here).
 bench: build/mseal-bench
@@ -142,9 +144,9 @@ build/guest-arm64/mseal-bench: $(BENCH_DEPS)
 
 # The node_exporter textfile collector: the module's JSON as Prometheus text.
 textfile: build/mseal-stats-textfile
-build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c tests/guest/msjson.h
+build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c tests/guest/msjson.h dkms.conf
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Itests/guest -o $@ $<
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE $(VERSION_CFLAGS) -Itests/guest -o $@ $<
 
 # The collector and its systemd units, the service pointed at PREFIX's
 # binary and at node_exporter's textfile directory (Debian's by default).

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,11 @@
 #include "bench.h"
 
 #define MAX_TASKS 256
+
+/* dkms.conf's PACKAGE_VERSION, passed by the Makefile. */
+#ifndef MSEAL_STATS_VERSION
+#define MSEAL_STATS_VERSION "unknown"
+#endif /* !MSEAL_STATS_VERSION */
 
 /* One counter per cache line so tasks never share a line. */
 struct counter {
@@ -40,21 +46,36 @@ static struct counter *counters;
 static const struct workload *wl;
 static volatile int stop;
 
-static void usage(FILE *f)
+static void usage(void)
 {
 	size_t i;
 
-	fprintf(f,
-		"usage: mseal-bench [options] WORKLOAD\n"
-		"  -t N          tasks (default 1)\n"
-		"  --threads     tasks are threads (default: processes)\n"
-		"  -s SECONDS    measured seconds (default 5)\n"
-		"  -w SECONDS    warm-up seconds, not counted (default 1)\n"
-		"  --vmas LIST   munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
-		"  --json        print a JSON summary after the per-second lines\n"
-		"workloads:\n");
+	printf("usage: mseal-bench [options] WORKLOAD\n"
+	       "  -t, --tasks N         tasks (default 1)\n"
+	       "  --threads             tasks are threads (default: processes)\n"
+	       "  -s, --seconds SECONDS measured seconds (default 5)\n"
+	       "  --warmup SECONDS      warm-up seconds, not counted (default 1; -w is its\n"
+	       "                        old spelling: -w names workloads in mseal-compare)\n"
+	       "  --vmas LIST           munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
+	       "  --json                print a JSON summary after the per-second lines\n"
+	       "  --help, --version\n"
+	       "A bad option is one line on stderr and exit 2; a failed run exit 1.\n"
+	       "workloads:\n");
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		fprintf(f, "  %-12s  %s\n", workloads[i]->name, workloads[i]->help);
+		printf("  %-12s  %s\n", workloads[i]->name, workloads[i]->help);
+}
+
+/* A usage error: one line on stderr, exit 2. */
+static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mseal-bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see --help)\n", stderr);
+	exit(2);
 }
 
 static void task_loop(struct counter *c)
@@ -179,6 +200,7 @@ static int run_harness(const struct bench_opts *o)
 	return 0;
 }
 
+/* An option's value; "-s=5" is "-s 5" as "--seconds=5" is. */
 static int parse_int(const char *s, int lo, int hi, const char *what)
 {
 	char *end;
@@ -186,51 +208,70 @@ static int parse_int(const char *s, int lo, int hi, const char *what)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "mseal-bench: %s must be %d..%d, not '%s'\n", what, lo, hi, s);
-		exit(2);
-	}
+	if (errno || !*s || *end || v < lo || v > hi)
+		bad("%s wants a whole number from %d to %d, not '%s'", what, lo, hi, s);
 	return (int)v;
+}
+
+static const char *value(const char *arg)
+{
+	return arg[0] == '=' ? arg + 1 : arg;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
+		{ "tasks", required_argument, NULL, 't' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "warmup", required_argument, NULL, 'w' },
 		{ "threads", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "vmas", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = {
 		.vmas = "1,2,4,8,16,32,64", .seconds = 5, .warmup = 1, .tasks = 1,
 	};
+	const char *p;
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:s:w:h", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:s:w:h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 't': o.tasks = parse_int(optarg, 1, MAX_TASKS, "-t"); break;
-		case 's': o.seconds = parse_int(optarg, 1, 86400, "-s"); break;
-		case 'w': o.warmup = parse_int(optarg, 0, 3600, "-w"); break;
+		case 't': o.tasks = parse_int(value(optarg), 1, MAX_TASKS, "-t"); break;
+		case 's': o.seconds = parse_int(value(optarg), 1, 86400, "-s"); break;
+		case 'w': o.warmup = parse_int(value(optarg), 0, 3600, "--warmup"); break;
 		case 'T': o.threads = 1; break;
 		case 'j': o.json = 1; break;
-		case 'v': o.vmas = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'v': o.vmas = value(optarg); break;
+		case 'h': usage(); return 0;
+		case 'V': printf("mseal-bench %s\n", MSEAL_STATS_VERSION); return 0;
+		case ':': bad("%s wants a value", argv[optind - 1]);
+		default:
+			p = argv[optind - 1];
+			if (strncmp(p, "--", 2))
+				bad("unknown option -%c", optopt);
+			if (strchr(p, '=') && optopt)
+				bad("%.*s takes no value", (int)(strchr(p, '=') - p), p);
+			bad("unknown option %s", p);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
+	for (p = o.vmas; *p; p++)
+		if ((*p < '0' || *p > '9') && *p != ',')
+			break;
+	if (*p || !*o.vmas)
+		bad("--vmas wants a list of numbers such as 1,4,16, not '%s'", o.vmas);
+	if (optind == argc)
+		bad("WORKLOAD is missing");
+	if (optind != argc - 1)
+		bad("one WORKLOAD only, not '%s' and '%s'", argv[optind], argv[optind + 1]);
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 		if (!strcmp(argv[optind], workloads[i]->name))
 			wl = workloads[i];
-	if (!wl) {
-		fprintf(stderr, "mseal-bench: unknown workload '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	if (!wl)
+		bad("unknown workload '%s'", argv[optind]);
 	return wl->run ? wl->run(&o) : run_harness(&o);
 }

@@ -17,6 +17,7 @@
  * so node_exporter does not keep serving the last counters.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "msjson.h"
@@ -24,6 +25,11 @@
 #define DEFAULT_REPORT "/sys/kernel/debug/mseal_stats.json"
 /* module/cell.h MS_HIST_BUCKETS: the length a histogram never exceeds. */
 #define HIST_BUCKETS 40
+
+/* dkms.conf's PACKAGE_VERSION, passed by the Makefile. */
+#ifndef MSEAL_STATS_VERSION
+#define MSEAL_STATS_VERSION "unknown"
+#endif /* !MSEAL_STATS_VERSION */
 
 static const char *prog = "mseal-stats-textfile";
 static FILE *out;
@@ -44,7 +50,7 @@ static void help(void)
 	       "  -o, --output=FILE    write FILE atomically (FILE.tmp, then rename) instead of\n"
 	       "                       stdout; FILE ends in .prom, in node_exporter's textfile\n"
 	       "                       directory (Debian: /var/lib/prometheus/node-exporter)\n"
-	       "  --help               this text\n\n"
+	       "  --help, --version\n\n"
 	       "Without -i, a missing report (module not loaded, debugfs not mounted) gives\n"
 	       "mseal_stats_loaded 0 and exit 0.  Exit 1: unreadable or malformed report,\n"
 	       "or FILE not written; exit 2: usage.\n", DEFAULT_REPORT);
@@ -354,27 +360,36 @@ static char *slurp(FILE *f)
 
 int main(int argc, char **argv)
 {
+	static const struct option lopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *in = NULL, *dst = NULL;
 	char tmp[4096];
 	FILE *f;
 	int i, ok;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			help();
-			return 0;
-		} else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
-			in = argv[++i];
-		} else if (!strncmp(argv[i], "--input=", 8)) {
-			in = argv[i] + 8;
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			dst = argv[++i];
-		} else if (!strncmp(argv[i], "--output=", 9)) {
-			dst = argv[i] + 9;
-		} else {
-			fprintf(stderr, "%s: unknown or incomplete argument '%s' (--help)\n", prog, argv[i]);
+	opterr = 0;
+	while ((i = getopt_long(argc, argv, ":i:o:h", lopts, NULL)) != -1) {
+		switch (i) {
+		case 'i': in = optarg[0] == '=' ? optarg + 1 : optarg; break;
+		case 'o': dst = optarg[0] == '=' ? optarg + 1 : optarg; break;
+		case 'h': help(); return 0;
+		case 'V': printf("%s %s\n", prog, MSEAL_STATS_VERSION); return 0;
+		case ':':
+			fprintf(stderr, "%s: %s wants a value (see --help)\n", prog, argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "%s: unknown option %s (see --help)\n", prog, argv[optind - 1]);
 			return 2;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+		return 2;
 	}
 	f = !in ? fopen(DEFAULT_REPORT, "r") : strcmp(in, "-") ? fopen(in, "r") : stdin;
 	if (!f && (in || errno != ENOENT)) {

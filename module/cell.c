@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cell.c - merging statistics cells: how the per-CPU tables are summed into
- * one snapshot; and the median calibration takes of its batches.  Pure C:
+ * one snapshot; a cell's mean and percentiles (read side only); and the
+ * median calibration takes of its batches.  Pure C:
  * also built into the unit tests.
  */
 #include "cell.h"
@@ -34,7 +35,41 @@ void ms_table_merge(struct ms_table *dst, const struct ms_table *src)
 
 u64 ms_cell_mean(const struct ms_cell *c)
 {
-	return c->count ? c->total_ns / c->count : 0;
+	return c->count ? div64_u64(c->total_ns, c->count) : 0;
+}
+
+/*
+ * Nearest rank: the call ranked ceil(PCT * count / 100), for PCT in 1..100,
+ * without the product (count * 100 may not fit).
+ */
+static u64 ms_rank(u64 count, unsigned int pct)
+{
+	u64 q = div64_u64(count, 100);
+
+	return q * pct + ((count - q * 100) * pct + 99) / 100;
+}
+
+u64 ms_cell_percentile(const struct ms_cell *c, unsigned int pct)
+{
+	u64 rank, below = 0, lo, hi;
+	unsigned int b;
+
+	if (!c->count || !pct || pct > 100)
+		return 0;
+	rank = ms_rank(c->count, pct);
+	for (b = 0; b < MS_HIST_BUCKETS; b++) {
+		if (below + c->hist[b] >= rank)
+			break;
+		below += c->hist[b];
+	}
+	/* A histogram that sums to less than count: not from ms_cell_add(). */
+	if (b == MS_HIST_BUCKETS)
+		return c->max_ns;
+	lo = ms_hist_low(b) > c->min_ns ? ms_hist_low(b) : c->min_ns;
+	hi = ms_hist_high(b) < c->max_ns ? ms_hist_high(b) : c->max_ns;
+	if (hi <= lo)
+		return lo;
+	return lo + mul_u64_u64_div_u64(hi - lo, rank - below, c->hist[b]);
 }
 
 u64 ms_median(u64 *v, unsigned int n)

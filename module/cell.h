@@ -72,7 +72,20 @@ static inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
 
 void ms_cell_merge(struct ms_cell *dst, const struct ms_cell *src);
 void ms_table_merge(struct ms_table *dst, const struct ms_table *src);
+/* The mean ns of C's calls, rounded down; 0 when there are none. */
 u64 ms_cell_mean(const struct ms_cell *c);
+/*
+ * The PCT-th percentile (PCT in 1..100) of C's call times, estimated from
+ * its log2 histogram: the call of nearest rank ceil(PCT * count / 100) lies
+ * in bucket b, as the j-th of the n calls there; its estimate is
+ * lo + (hi - lo) * j / n (rounded down), linear interpolation across the
+ * bucket, where [lo, hi] is the bucket's range [2^b, 2^(b+1) - 1] narrowed
+ * to the cell's exact [min, max].  So it never leaves [min, max], is exact
+ * for a cell of one value, is the bucket's upper bound (or max) for the
+ * last call of a bucket, and is within the bucket's width (a factor of 2)
+ * of the true value otherwise.  0 when count is 0.
+ */
+u64 ms_cell_percentile(const struct ms_cell *c, unsigned int pct);
 /*
  * The median of the N > 0 values in V (sorted in place); of an even N,
  * the mean of the two middle ones, rounded down.

@@ -187,12 +187,14 @@ static struct ms_text *ms_generate(bool json)
 	struct ms_text *txt = NULL;
 	struct ms_buf b = { NULL, 0, 0 };
 	struct ms_gen *g;
+	u64 since_ns;
 
 	g = kvzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return NULL;
-	ms_stats_snapshot(&g->snap);
+	ms_stats_snapshot(&g->snap, &since_ns);
 	ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+	g->r.since_reset_ns = since_ns;
 	/* Once to measure, once to write. */
 	if (json)
 		ms_report_json(&b, &g->r);

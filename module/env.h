@@ -13,6 +13,7 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/atomic.h>
 #include <asm/barrier.h>
@@ -43,6 +44,23 @@ typedef unsigned char u8;
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* linux/math64.h: a 64-bit division is a call on 32-bit kernels. */
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
+{
+	*rem = (u32)(a % b);
+	return a / b;
+}
+
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
+{
+	return (u64)((unsigned __int128)a * mul / div);
 }
 #endif /* !__KERNEL__ */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - the report, as text (bcc funclatency style histograms) and as
- * JSON, formatted from a snapshot of the statistics.  Pure C: the module
+ * report.h - the report, as text (report_text.c: tables in the manner of
+ * `perf trace -s`, histograms in bcc funclatency's) and as JSON (report.c),
+ * formatted from a snapshot of the statistics.  Pure C: the module
  * fills struct ms_report, the unit tests fill it by hand.
  */
 #ifndef MSEAL_STATS_REPORT_H
@@ -29,9 +30,13 @@ struct ms_report_probe {
 
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
- * "calibration" (per backend) to the unnumbered first one.
+ * "calibration" (per backend) to the unnumbered first one; 3 adds
+ * "since_reset_ns".  Fields are only ever added.
  */
-#define MS_REPORT_SCHEMA	2
+#define MS_REPORT_SCHEMA	3
+
+/* The text report's lines are at most this wide (tests/unit/test_report.c). */
+#define MS_REPORT_COLS		100
 
 /* One backend's calibration, as reported. */
 struct ms_report_calib {
@@ -47,6 +52,7 @@ struct ms_report {
 	const char *version;		/* the module's (dkms.conf) */
 	const char *kernel;
 	const char *clocksource;	/* the kernel's current one */
+	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */
 	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
@@ -86,8 +92,27 @@ struct ms_report {
  * the report alike.
  */
 const char *ms_kprobes_off_effect(bool chk, bool sys, bool syscalls_probed);
+/* report_text.c */
 void ms_report_text(struct ms_buf *b, const struct ms_report *r);
-void ms_report_json(struct ms_buf *b, const struct ms_report *r);
+/* C's histogram from its first to its last non-empty bucket, and its closing line. */
 void ms_report_hist(struct ms_buf *b, const struct ms_cell *c);
+/* report.c */
+void ms_report_json(struct ms_buf *b, const struct ms_report *r);
+
+/* Shared by both reports (report.c). */
+/* Missed hits over every probe: the figure a load test checks for 0. */
+u64 ms_missed_total(const struct ms_report *r);
+/* Check K's cell C, less K's backend's share inside each call. */
+u64 ms_check_net(const struct ms_report *r, unsigned int k, const struct ms_cell *c);
+/*
+ * Syscall S's time less its own probe's share inside each call and the
+ * whole cost of every check probe that fired inside it.
+ */
+u64 ms_sys_net(const struct ms_report *r, unsigned int s);
+/*
+ * A syscall's JSON entry is there when its probe exists, or, with
+ * syscalls=0 (no syscall probed), when checks were charged to it.
+ */
+bool ms_sys_row_shown(const struct ms_report *r, unsigned int s);
 
 #endif /* MSEAL_STATS_REPORT_H */

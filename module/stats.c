@@ -26,6 +26,7 @@
 #include <linux/kprobes.h>
 #include <linux/seqlock.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include "gentab.h"
 #include "stats.h"
 
@@ -37,6 +38,14 @@ struct ms_cpu_table {
 static struct ms_cpu_table __percpu *ms_pcpu;
 /* Cells start zeroed at generation 0: the first reset's is 1. */
 static unsigned long ms_gen;
+/*
+ * When the generation began (CLOCK_MONOTONIC ns: load, or the last reset),
+ * for the report's "since reset".  Written with ms_gen under ms_reset_seq,
+ * so a snapshot takes the start of the very generation it summed.  Resets
+ * are serialized by control.c's mutex; the handlers never read either.
+ */
+static seqcount_t ms_reset_seq;
+static u64 ms_reset_ns;
 
 int ms_stats_init(void)
 {
@@ -49,6 +58,8 @@ int ms_stats_init(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(ms_pcpu, cpu)->seq);
+	seqcount_init(&ms_reset_seq);
+	ms_reset_ns = ktime_get_ns();
 	return 0;
 }
 
@@ -105,9 +116,18 @@ void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out)
 	ms_cell_sum_gen(cell, READ_ONCE(ms_gen), out);
 }
 
+/* The generation now, and into *ARG when it began. */
 static unsigned long ms_snap_generation(void *arg)
 {
-	return READ_ONCE(ms_gen);
+	unsigned long gen;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&ms_reset_seq);
+		gen = READ_ONCE(ms_gen);
+		*(u64 *)arg = ms_reset_ns;
+	} while (read_seqcount_retry(&ms_reset_seq, seq));
+	return gen;
 }
 
 static void ms_snap_sum(void *arg, unsigned long gen, struct ms_table *snap)
@@ -119,19 +139,28 @@ static void ms_snap_sum(void *arg, unsigned long gen, struct ms_table *snap)
 }
 
 /* One generation for all cells: a reset meanwhile makes it start over. */
-void ms_stats_snapshot(struct ms_table *snap)
+void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns)
 {
-	static const struct ms_gen_source src = {
+	u64 start_ns;
+	const struct ms_gen_source src = {
 		.generation = ms_snap_generation,
 		.sum = ms_snap_sum,
+		.arg = &start_ns,
 	};
 
 	ms_gen_snapshot(&src, snap);
+	*since_ns = ktime_get_ns() - start_ns;
 }
 
 void ms_stats_reset(void)
 {
+	/* The write side of a seqcount_t wants preemption off. */
+	preempt_disable();
+	write_seqcount_begin(&ms_reset_seq);
+	ms_reset_ns = ktime_get_ns();
 	WRITE_ONCE(ms_gen, ms_gen + 1);
+	write_seqcount_end(&ms_reset_seq);
+	preempt_enable();
 }
 
 unsigned long ms_stats_generation(void)

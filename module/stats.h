@@ -25,8 +25,11 @@ static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 
 	ms_stats_record(cell, ns, eperm, !eperm && IS_ERR_VALUE(ret));
 }
-/* Sum every CPU's table into *SNAP: every cell whole, none half-updated. */
-void ms_stats_snapshot(struct ms_table *snap);
+/*
+ * Sum every CPU's table into *SNAP: every cell whole, none half-updated;
+ * and into *SINCE_NS the time since that generation began (load or reset).
+ */
+void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns);
 /* The same for one cell. */
 void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out);
 /* Zero every counter (from the next call on, on every CPU). */

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_report.c - the text and JSON reports (module/report.c, buf.c) from a
- * hand-made snapshot: exact rows, exact histogram lines, JSON that parses
- * back to the same numbers, escaping, and the count-then-write buffer.
+ * test_report.c - the text and JSON reports (module/report.c, report_text.c,
+ * buf.c) from a hand-made snapshot: exact rows, exact histogram lines, the
+ * percentiles of a known histogram, rows without calls left out of the text
+ * and kept in the JSON, "-" for no data, every text line within 100
+ * columns, JSON that parses back to the same numbers, escaping, and the
+ * count-then-write buffer.
  */
 #include "buf.c"
 #include "cell.c"
 #include "names.c"
 #include "report.c"
+#include "report_text.c"
 #include "../guest/msjson.h"
 #include "utap.h"
 
@@ -19,7 +23,35 @@ static const struct ms_report_probe probes[] = {
 	{ "munmap", "syscall", "attached", "__x64_sys_munmap", "kretprobe", 0, 3 },
 	{ "mseal", "syscall", "failed", "__x64_sys_mseal", "-", -22, 0 },
 	{ "can_modify_vma", "check", "partial", "can_modify_vma.part.0", "-", 0, 0 },
+	{ "can_modify_mm", "check", "absent", "can_modify_mm", "-", 0, 0 },
+	{ "brk", "syscall", "off", "__x64_sys_brk", "-", 0, 0 },
+	{ "can_modify_mm_madv", "check", "absent", "can_modify_mm_madv", "-", 0, 0 },
+	{ "mremap", "syscall", "attached", "__x64_sys_mremap", "kretprobe", 0, 0 },
+	{ "mprotect", "syscall", "attached", "__x64_sys_mprotect", "kretprobe", 0, 0 },
 };
+
+/*
+ * 100 calls of known times: 40 of 200 ns (bucket 7: 128-255), 50 of 300
+ * (bucket 8: 256-511), 9 of 600 (bucket 9: 512-1023), 1 of 5000 (bucket
+ * 12: 4096-8191).  Total 33400, mean 334.  Percentiles (cell.h):
+ *   p50: rank 50, the 10th of 50 in bucket 8: 256 + 255 * 10 / 50 = 307
+ *   p90: rank 90, the 50th of 50 in bucket 8: its top, 511
+ *   p99: rank 99, the 9th of 9 in bucket 9: its top, 1023
+ *   p100: the top of bucket 12 narrowed to max: 5000
+ *   p1: rank 1, bucket 7 narrowed to [min 200, 255]: 200 + 55 * 1 / 40 = 201
+ */
+static void fill_known(struct ms_cell *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < 40; i++)
+		ms_cell_add(c, 200, false, false);
+	for (i = 0; i < 50; i++)
+		ms_cell_add(c, 300, false, false);
+	for (i = 0; i < 9; i++)
+		ms_cell_add(c, 600, false, false);
+	ms_cell_add(c, 5000, false, false);
+}
 
 static void make_report(struct ms_report *r)
 {
@@ -47,8 +79,11 @@ static void make_report(struct ms_report *r)
 	r->sys_need_kprobes = true;
 	r->sys_inner = 150;
 	r->probes = probes;
-	r->nprobes = 4;
+	r->nprobes = ARRAY_SIZE(probes);
+	r->since_reset_ns = 3723456789012ULL;	/* 1 h 2 min 3.456789012 s */
 	r->sys_shown[MS_SYS_munmap] = true;
+	r->sys_shown[MS_SYS_mremap] = true;	/* attached, no calls */
+	r->sys_shown[MS_SYS_mprotect] = true;
 	r->sys_shown[MS_SYS_madvise] = true;
 	r->chk_shown[vm] = true;
 	r->t = &t;
@@ -60,6 +95,20 @@ static void make_report(struct ms_report *r)
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_OTHER, vm)], 150, false, false);
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_WORKER, vm)], 250, true, false);
 	ms_cell_add(&t.cell[MS_CELL_CHK(MS_WORKER, vm)], 350, false, false);
+	fill_known(&t.cell[MS_CELL_SYS(MS_SYS_mprotect)]);
+}
+
+/* The widest line of TEXT, in bytes (the report is ASCII). */
+static size_t widest(const char *text)
+{
+	size_t w = 0, n;
+
+	for (; *text; text += n + (text[n] == '\n')) {
+		n = strcspn(text, "\n");
+		if (n > w)
+			w = n;
+	}
+	return w;
 }
 
 /* Format twice, as the module does: count, then write. */
@@ -75,6 +124,12 @@ static size_t render(const struct ms_report *r, bool json)
 	b.len = 0;
 	json ? ms_report_json(&b, r) : ms_report_text(&b, r);
 	utap_eq_u64(b.len, need, json ? "json: counting pass = writing pass" : "text: counting pass = writing pass");
+	if (!json) {
+		utap_ok(widest(out) <= MS_REPORT_COLS, "text: every line within %d columns (widest %zu)",
+			MS_REPORT_COLS, widest(out));
+		if (widest(out) > MS_REPORT_COLS)
+			printf("# report was:\n%s", out);
+	}
 	return need;
 }
 
@@ -91,6 +146,13 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
+/* Lines in a row, named by the first. */
+#define BLOCK(text, name, lines) do {					\
+	utap_ok(has_line(text, lines), "text block: %s", name);		\
+	if (!has_line(text, lines))					\
+		printf("# report was:\n%s", text);			\
+} while (0)
+
 #define LINE(text, line) do {						\
 	utap_ok(has_line(text, line), "text line: %s", line);		\
 	if (!has_line(text, line))					\
@@ -101,46 +163,154 @@ static void test_text(const struct ms_report *r)
 {
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
+	LINE(out, "version: 0.1 (JSON schema 3)");
+	LINE(out, "since load or reset: 3723.456 s (1:02:03)");
 	LINE(out, "mseal supported: yes");
 	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
 	LINE(out, "syscall backend: kretprobe");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
-	LINE(out, "version: 0.1 (JSON schema 2)");
 	LINE(out, "clocksource: tsc");
-	LINE(out, "calibration: 100 ns of probe cost inside each timed call (subtracted for net), 300 ns per probed call in all");
+	LINE(out, "calibration: 100 ns inside each timed call (subtracted for net), 300 ns per probed call in all");
 	LINE(out, "calibration of direct (CPU 1): 100 ns inside, 300 ns in all");
 	LINE(out, "calibration of kretprobe (CPU 1): 150 ns inside, 700 ns in all");
 	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command");
-	LINE(out, "  can_modify_vma_madv  check    attached  direct            0  can_modify_vma_madv");
-	LINE(out, "  munmap               syscall  attached  kretprobe         3  __x64_sys_munmap");
-	LINE(out, "  mseal                syscall  failed    -                 0  __x64_sys_mseal (error -22)");
-	LINE(out, "  can_modify_vma       check    partial   -                 0  can_modify_vma.part.0");
+	LINE(out, "kprobes: enabled");
+	/* Probes: a row each attached, failed or partial; absent and off one line each. */
+	LINE(out, "  name                kind    state    backend      missed  symbol");
+	LINE(out, "  can_modify_vma_madv check   attached direct            0  can_modify_vma_madv");
+	LINE(out, "  munmap              syscall attached kretprobe         3  __x64_sys_munmap");
+	LINE(out, "  mseal               syscall failed   -                 -  __x64_sys_mseal (error -22)");
+	LINE(out, "  can_modify_vma      check   partial  -                 -  can_modify_vma.part.0");
+	LINE(out, "absent: can_modify_mm can_modify_mm_madv");
+	LINE(out, "off: brk");
+	utap_ok(!strstr(out, "  can_modify_mm ") && !strstr(out, "  brk "),
+		"text: no row for an absent or an off probe");
+	LINE(out, "missed in all: 3");
+	/* Syscalls: mprotect's percentiles from fill_known(); mremap has no calls: no row. */
+	LINE(out, "  syscall            count  eperm errors      mean       p50       p90       p99        max");
+	LINE(out, "  munmap                 2      1      0      2000      1023      3000      3000       3000");
+	LINE(out, "  mprotect             100      0      0       334       307       511      1023       5000");
+	LINE(out, "  madvise                1      0      0      5000      5000      5000      5000       5000");
+	utap_ok(!strstr(out, "\n  mremap ") || strstr(out, "\n  mremap ") < strstr(out, "\nsyscalls"),
+		"text: an attached syscall with no calls: no row");
+	LINE(out, "  syscall         check                  count refused     mean      p50      p90      p99       max");
+	LINE(out, "  madvise         can_modify_vma_madv        2       1      300      255      400      400       400");
+	LINE(out, "  other           can_modify_vma_madv        1       0      150      150      150      150       150");
+	LINE(out, "  worker          can_modify_vma_madv        2       1      300      255      350      350       350");
 	/*
 	 * madvise: net check 600 - 2 * 100 (direct's inside) = 400; net syscall
 	 * 5000 - 150 (its own kretprobe's inside) - 2 * 300 (direct's in all) =
-	 * 4250; 400/4250 = 9.4%
+	 * 4250; 400/4250 = 9.4%.  Other and worker are in no syscall: "-".
 	 */
-	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         400     9.4%");
-	LINE(out, "  munmap                   2       1       0      2000      1000        3000         0           0           0     0.0%");
-	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         400");
-	LINE(out, "  other            can_modify_vma_madv          1       0       150       150         150         150          50");
-	LINE(out, "  worker           can_modify_vma_madv          2       1       300       250         350         600         400");
+	LINE(out, "  syscall         check                  count         total           net    share");
+	LINE(out, "  munmap          (syscall)                  2          4000          3700     0.0%");
+	LINE(out, "  mprotect        (syscall)                100         33400         18400     0.0%");
+	LINE(out, "  madvise         (syscall)                  1          5000          4250     9.4%");
+	LINE(out, "  madvise         can_modify_vma_madv        2           600           400     9.4%");
+	LINE(out, "  other           can_modify_vma_madv        1           150            50        -");
+	LINE(out, "  worker          can_modify_vma_madv        2           600           400        -");
+	/* Histograms: first to last non-empty bucket, the empty ones between kept. */
+	BLOCK(out, "mprotect's histogram, buckets 7 to 12, and its closing line",
+	      "mprotect: syscall time\n"
+		  "     nsecs               : count     distribution\n"
+		  "       128 -> 255        : 40       |********************************        |\n"
+		  "       256 -> 511        : 50       |****************************************|\n"
+		  "       512 -> 1023       : 9        |*******                                 |\n"
+		  "      1024 -> 2047       : 0        |                                        |\n"
+		  "      2048 -> 4095       : 0        |                                        |\n"
+		  "      4096 -> 8191       : 1        |                                        |\n"
+		  "avg = 334 ns, total = 33400 ns, count = 100");
+	BLOCK(out, "munmap's histogram, buckets 9 to 11, and its closing line",
+	      "munmap: syscall time\n"
+		  "     nsecs               : count     distribution\n"
+		  "       512 -> 1023       : 1        |****************************************|\n"
+		  "      1024 -> 2047       : 0        |                                        |\n"
+		  "      2048 -> 4095       : 1        |****************************************|\n"
+		  "avg = 2000 ns, total = 4000 ns, count = 2");
 	LINE(out, "worker: can_modify_vma_madv time (raw)");
-	LINE(out, "munmap: syscall time");
-	LINE(out, "     nsecs               : count     distribution");
-	LINE(out, "         0 -> 1          : 0        |                                        |");
-	LINE(out, "       512 -> 1023       : 1        |****************************************|");
-	LINE(out, "      2048 -> 4095       : 1        |****************************************|");
 	LINE(out, "madvise: can_modify_vma_madv time (raw)");
-	LINE(out, "kprobes: enabled");
-	LINE(out, "missed in all: 3");
+	LINE(out, "avg = 150 ns, total = 150 ns, count = 1");
+	utap_ok(!strstr(out, "0 -> 1 "), "text: no empty bucket before the first non-empty one");
 	utap_ok(strlen(out) > 15 && !strcmp(out + strlen(out) - 15, "\nend of report\n"),
 		"text: the last line is \"end of report\"");
 	utap_ok(!strstr(out, "warning: the clock"), "text: no clock warning with a calibration");
 	utap_ok(!strstr(out, "warning: clocksource"), "text: no clocksource warning on the TSC");
-	utap_ok(!strstr(out, "mseal: syscall time"), "text: no histogram without data");
+	utap_ok(!strstr(out, "mseal: syscall time") && !strstr(out, "mremap: syscall time"),
+		"text: no histogram without data");
 	utap_ok(strstr(out, "\n  mseal ") && !strstr(strstr(out, "\n  mseal ") + 1, "\n  mseal "),
 		"text: a syscall whose probe failed: a probe row, no syscall row");
+	utap_ok(!strstr(out, "nan") && !strstr(out, " 0 ns"), "text: no nan, no 0 ns mean");
+}
+
+/* Percentiles from fill_known()'s histogram, and the rank without overflow. */
+static void test_percentiles(void)
+{
+	struct ms_cell c;
+
+	memset(&c, 0, sizeof(c));
+	utap_eq_u64(ms_cell_percentile(&c, 50), 0, "percentile: no calls: 0 (the text shows -)");
+	fill_known(&c);
+	utap_eq_u64(ms_cell_percentile(&c, 50), 307, "percentile: p50 interpolated in 256-511");
+	utap_eq_u64(ms_cell_percentile(&c, 90), 511, "percentile: p90 at the top of its bucket");
+	utap_eq_u64(ms_cell_percentile(&c, 99), 1023, "percentile: p99 at the top of its bucket");
+	utap_eq_u64(ms_cell_percentile(&c, 100), 5000, "percentile: p100 is max, not 8191");
+	utap_eq_u64(ms_cell_percentile(&c, 1), 201, "percentile: p1 from min 200 up, not from 128");
+	memset(&c, 0, sizeof(c));
+	ms_cell_add(&c, 777, false, false);
+	utap_eq_u64(ms_cell_percentile(&c, 50), 777, "percentile: one call: its time exactly");
+	utap_eq_u64(ms_rank(101, 50), 51, "percentile: rank ceil(101 * 50 / 100) = 51");
+	utap_eq_u64(ms_rank(1000, 99), 990, "percentile: rank of p99 of 1000 = 990");
+	utap_eq_u64(ms_rank(1ULL << 62, 99),
+		    (u64)(((unsigned __int128)(1ULL << 62) * 99 + 99) / 100),
+		    "percentile: rank of 2^62 calls, no overflow");
+}
+
+/* Checks only: the syscalls table says why it is empty; long lines wrap. */
+static void test_narrow(const struct ms_report *r)
+{
+	static const struct ms_report_probe all_off[] = {
+		{ "mmap", "syscall", "off", "-", "-", 0, 0 },
+		{ "munmap", "syscall", "off", "-", "-", 0, 0 },
+		{ "mremap", "syscall", "off", "-", "-", 0, 0 },
+		{ "mprotect", "syscall", "off", "-", "-", 0, 0 },
+		{ "pkey_mprotect", "syscall", "off", "-", "-", 0, 0 },
+		{ "madvise", "syscall", "off", "-", "-", 0, 0 },
+		{ "process_madvise", "syscall", "off", "-", "-", 0, 0 },
+		{ "brk", "syscall", "off", "-", "-", 0, 0 },
+		{ "mseal", "syscall", "off", "-", "-", 0, 0 },
+		{ "shmdt", "syscall", "off", "-", "-", 0, 0 },
+		{ "can_modify_mm", "check", "off", "-", "-", 0, 0 },
+		{ "can_modify_mm_madv", "check", "off", "-", "-", 0, 0 },
+		{ "can_modify_vma", "check", "off", "-", "-", 0, 0 },
+		{ "can_modify_vma_madv", "check", "off", "-", "-", 0, 0 },
+	};
+	static struct ms_table empty;
+	struct ms_report z = *r;
+
+	z.syscalls_probed = false;
+	z.t = &empty;
+	z.probes = all_off;
+	z.nprobes = ARRAY_SIZE(all_off);
+	z.filter_comm = "\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14";
+	z.filter_tgid = 2147483647;
+	z.locked_down = true;
+	z.kprobes_enabled = false;
+	z.chk_uncalibrated[MS_CHK_can_modify_vma_madv] = true;
+	z.calibration_ns = 0;
+	z.clocksource = "acpi_pm";
+	render(&z, false);
+	LINE(out, "backend: direct, checks only (syscalls=0)");
+	LINE(out, "off: mmap munmap mremap mprotect pkey_mprotect madvise process_madvise brk mseal shmdt can_modify_mm");
+	LINE(out, "  can_modify_mm_madv can_modify_vma can_modify_vma_madv");
+	LINE(out, "  comm \"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\"");
+	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):");
+	LINE(out, "filter: tgid 2147483647,");
+	LINE(out, "  (not probed: syscalls=0; each check is charged to the syscall it ran in)");
+	LINE(out, "lockdown: debugfs is read-only here, the command parameter is not");
+	utap_ok(strstr(out, "checks (ns, raw):\n  syscall") &&
+		strstr(strstr(out, "checks (ns, raw):"), "max\n  (none counted)\n"),
+		"text: no checks: \"(none counted)\"");
+	utap_ok(!strstr(out, " time (raw)") && !strstr(out, "avg = "), "text: no calls: no histogram");
 }
 
 static void test_json(const struct ms_report *r)
@@ -158,7 +328,10 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
 	utap_eq_str(msj_str(out, "version", s, sizeof(s)), "0.1", "json: version");
-	utap_eq_u64(msj_int(out, "schema", -1), 2, "json: schema");
+	utap_eq_u64(msj_int(out, "schema", -1), 3, "json: schema");
+	utap_eq_u64(msj_int(out, "since_reset_ns", -1), 3723456789012ULL, "json: since_reset_ns");
+	utap_eq_u64(msj_int(out, "syscalls.mremap.count", -1), 0, "json: an attached syscall with no calls is kept");
+	utap_eq_u64(msj_int(out, "syscalls.mprotect.ns.hist.12", -1), 1, "json: mprotect's whole histogram");
 	utap_eq_str(msj_str(out, "clocksource", s, sizeof(s)), "tsc", "json: clocksource");
 	utap_eq_u64(msj_int(out, "calibration.direct.ns", -1), 100, "json: calibration.direct.ns");
 	utap_eq_u64(msj_int(out, "calibration.kretprobe.ns", -1), 150, "json: calibration.kretprobe.ns");
@@ -200,10 +373,11 @@ static void test_coarse_clock(const struct ms_report *r)
 
 	z.calibration_ns = 0;
 	render(&z, false);
-	LINE(out, "warning: the clock did not advance inside a probed call: a coarse clocksource (jiffies?) or no calibration; times are not meaningful");
+	BLOCK(out, "the clock warning", "warning: the clock did not advance inside a probed call: a coarse clocksource\n"
+	      "  (jiffies?) or no calibration; times are not meaningful");
 	z.clocksource = "hpet";
 	render(&z, false);
-	LINE(out, "warning: clocksource hpet: a read is a slow device access (in a VM, an exit), which dominates every figure");
+	LINE(out, "warning: clocksource hpet: a slow device read (in a VM, an exit) that dominates every figure");
 	z.clocksource = "jiffies";
 	render(&z, false);
 	LINE(out, "warning: clocksource jiffies: ticks, not nanoseconds");
@@ -227,7 +401,8 @@ static void test_kprobes_off(const struct ms_report *r)
 	z.kprobes_enabled = false;
 	z.chk_need_kprobes = true;
 	render(&z, false);
-	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): no probe fires, nothing is counted until 1 is written there");
+	BLOCK(out, "kprobes warning: no probe fires", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
+	      "  no probe fires, nothing is counted until 1 is written there");
 	utap_ok(!strstr(out, "kprobes: enabled"), "text: kprobes off: no \"kprobes: enabled\" line");
 	render(&z, true);
 	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
@@ -236,20 +411,24 @@ static void test_kprobes_off(const struct ms_report *r)
 	z.sys_need_kprobes = false;
 	render(&z, false);
 	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
-	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the checks are not counted until 1 is written there (the syscalls are)");
+	BLOCK(out, "kprobes warning: the checks are not counted until 1 is written there", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
+	      "  the checks are not counted until 1 is written there (the syscalls are)");
 	z.chk_need_kprobes = false;
 	z.sys_need_kprobes = true;
 	z.syscall_backend = "kretprobe";
 	render(&z, false);
-	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): the syscalls are not counted until 1 is written there (the checks are)");
+	BLOCK(out, "kprobes warning: the syscalls are not counted until 1 is written there", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
+	      "  the syscalls are not counted until 1 is written there (the checks are)");
 	z.sys_need_kprobes = false;
 	z.syscall_backend = "tracepoint";
 	render(&z, false);
-	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): kretprobes would not fire (these backends do not need them)");
+	BLOCK(out, "kprobes warning: kretprobes would not fire", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
+	      "  kretprobes would not fire (these backends do not need them)");
 	z.chk_need_kprobes = true;
 	z.syscalls_probed = false;
 	render(&z, false);
-	LINE(out, "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0): no probe fires, nothing is counted until 1 is written there");
+	BLOCK(out, "kprobes warning: no probe fires", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
+	      "  no probe fires, nothing is counted until 1 is written there");
 	utap_ok(!strstr(out, "syscall backend:"), "text: checks only: no syscall backend line");
 	render(&z, true);
 	utap_eq_str(msj_str(out, "syscall_backend", s, sizeof(s)), "off", "json: checks only: syscall_backend off");
@@ -270,14 +449,16 @@ static void test_calibration(const struct ms_report *r)
 	z.sys_inner = 0;
 	render(&z, false);
 	/* check net 600 - 2 * 150 = 300; syscall net 5000 - 2 * 700 = 3600; 300/3600 = 8.3% */
-	LINE(out, "  madvise                  1       0       0      5000      5000        5000         2         600         300     8.3%");
-	LINE(out, "  madvise          can_modify_vma_madv          2       1       300       200         400         600         300");
+	LINE(out, "  madvise         (syscall)                  1          5000          3600     8.3%");
+	LINE(out, "  madvise         can_modify_vma_madv        2           600           300     8.3%");
 	utap_ok(!strstr(out, "has no calibration"), "text: a calibrated fallback: no warning");
 	z.chk_uncalibrated[vm] = true;
 	z.chk_inner[vm] = 0;
 	z.chk_outer[vm] = 0;
 	render(&z, false);
-	LINE(out, "warning: can_modify_vma_madv has no calibration of its own backend (not calibrated, or its symbols on two backends): its net times are not net");
+	BLOCK(out, "the uncalibrated check's warning",
+	      "warning: can_modify_vma_madv has no calibration of its own backend (not calibrated, or\n"
+	      "  its symbols on two backends): its net times are not net");
 }
 
 static void test_lockdown(const struct ms_report *r)
@@ -286,7 +467,8 @@ static void test_lockdown(const struct ms_report *r)
 
 	z.locked_down = true;
 	render(&z, false);
-	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command (lockdown: debugfs is read-only here, the parameter is not)");
+	LINE(out, "commands: reset, calibrate into /sys/module/mseal_stats/parameters/command");
+	LINE(out, "lockdown: debugfs is read-only here, the command parameter is not");
 	render(&z, true);
 	utap_ok(msj_valid(out) && msj_bool(out, "locked_down") == 1, "json: locked_down true");
 }
@@ -311,10 +493,12 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(35 + 45 + 6 + 2 + 17 + 6 + 4 + 3);	/* render() checks once per call */
+	utap_plan(173);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
+	test_percentiles();
+	test_narrow(&r);
 	test_coarse_clock(&r);
 	test_no_kretprobe(&r);
 	test_kprobes_off(&r);

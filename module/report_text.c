@@ -57,6 +57,11 @@ static void ms_col_share(struct ms_buf *b, u64 net, u64 of)
 		ms_buf_printf(b, " %8s", "-");
 		return;
 	}
+	/* x86's divq traps on a quotient past 64 bits: keep it far below. */
+	if (div64_u64(net, of) >= 10000) {
+		ms_buf_printf(b, " %8s", ">999999%");
+		return;
+	}
 	pct = div_u64_rem(mul_u64_u64_div_u64(net, 1000, of), 10, &tenth);
 	ms_buf_printf(b, " %5llu.%u%%", pct, tenth);
 }

@@ -260,6 +260,8 @@ static void test_percentiles(void)
 	utap_eq_u64(ms_cell_percentile(&c, 50), 777, "percentile: one call: its time exactly");
 	utap_eq_u64(ms_rank(101, 50), 51, "percentile: rank ceil(101 * 50 / 100) = 51");
 	utap_eq_u64(ms_rank(1000, 99), 990, "percentile: rank of p99 of 1000 = 990");
+	utap_eq_u64(ms_rank(99, 99), 99, "percentile: rank of p99 of 99 = 99");
+	utap_eq_u64(ms_rank(1, 1), 1, "percentile: rank of p1 of 1 = 1");
 	utap_eq_u64(ms_rank(1ULL << 62, 99),
 		    (u64)(((unsigned __int128)(1ULL << 62) * 99 + 99) / 100),
 		    "percentile: rank of 2^62 calls, no overflow");
@@ -452,6 +454,12 @@ static void test_calibration(const struct ms_report *r)
 	LINE(out, "  madvise         (syscall)                  1          5000          3600     8.3%");
 	LINE(out, "  madvise         can_modify_vma_madv        2           600           300     8.3%");
 	utap_ok(!strstr(out, "has no calibration"), "text: a calibrated fallback: no warning");
+	{
+		struct ms_buf nb = { NULL, 0, 0 };
+
+		ms_col_share(&nb, ~0ULL, 1);
+		utap_eq_u64(nb.len, 9, "share: a net far past its syscall's: no overflow, still 8 wide");
+	}
 	z.chk_uncalibrated[vm] = true;
 	z.chk_inner[vm] = 0;
 	z.chk_outer[vm] = 0;
@@ -493,7 +501,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(173);	/* render(): one check per call, two for text */
+	utap_plan(176);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

@@ -117,8 +117,8 @@ build/guest/msjson: tests/lib/msjson.c tests/guest/msjson.h
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
 # mseal-compare report: every statistic and conversion of a comparison, on the host.
-# Every C file of scripts/compare/ but overhead.c (mseal-overhead's), as scripts/compare/report builds it.
-REPORT_SRCS := $(filter-out %/overhead.c,$(wildcard scripts/compare/*.c))
+# Every C file of scripts/compare/, as scripts/compare/report builds it.
+REPORT_SRCS := $(wildcard scripts/compare/*.c)
 # Names and messages are cut to their buffers on purpose (snprintf).
 build/mseal-compare-report: $(REPORT_SRCS) $(wildcard scripts/compare/*.h) tests/guest/msjson.h
 	@mkdir -p $(@D)
@@ -162,9 +162,9 @@ textfile-install: build/mseal-stats-textfile
 	@echo "mseal-stats: now systemctl daemon-reload && systemctl enable --now mseal-stats-textfile.timer"
 
 # mseal-overhead's table of ratios.
-build/mseal-overhead-summary: scripts/compare/overhead.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
+build/mseal-overhead-summary: testbed/overhead/summary.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -o $@ scripts/compare/overhead.c scripts/compare/cmpstats.c -lm
+	$(CC) -O2 -Wall -Wextra -Werror -Iscripts/compare -o $@ testbed/overhead/summary.c scripts/compare/cmpstats.c -lm
 
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
 UNIT_SRCS := $(wildcard tests/unit/*.c)

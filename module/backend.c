@@ -8,7 +8,7 @@
  *
  * backend is for the checks, syscall_backend for the syscalls.  auto is the
  * first of each list below that the kernel has; the order is the
- * benchmark's (scripts/mseal-overhead, docs/overhead.md: the slowdown of
+ * benchmark's (testbed/mseal-overhead, docs/overhead.md: the slowdown of
  * mseal-bench against no instrument, interleaved rounds under QEMU TCG):
  *
  *   checks     direct      an ftrace direct call to our trampoline that

@@ -3,7 +3,7 @@
  * The clock the records were timed by, and so the unit of every figure of
  * the report: the wall clock (real machines, the test bed by default), or
  * QEMU's instruction clock (-icount shift=0: guest time advances 1 ns per
- * guest instruction, scripts/vm-run --clock icount), where a "ns" is one
+ * guest instruction, testbed/vm-run --clock icount), where a "ns" is one
  * guest instruction and an "ops/s" is operations per 1e9 of them.
  */
 #ifndef CLOCK_H

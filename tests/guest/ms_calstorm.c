@@ -20,7 +20,7 @@
  * guest then hangs and the suite's timeout ends it, after this line).
  *
  * MS_CALSTORM_CALIBRATE=0: nothing patched under the load, for QEMU's
- * multi-threaded TCG (scripts/vm-run --one-tcg-thread says why): the rounds
+ * multi-threaded TCG (testbed/vm-run --one-tcg-thread says why): the rounds
  * are resets alone, and five calibrations (a probe attached and detached:
  * text patched, with every vCPU synced) come once the load has stopped.
  *

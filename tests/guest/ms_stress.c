@@ -26,7 +26,7 @@
  *
  * MS_STRESS_CALIBRATE=0 leaves the calibrations out of phase 2: they attach
  * and detach a probe, patching kernel text under the load (which QEMU's
- * multi-threaded TCG gets wrong, see scripts/vm-run --one-tcg-thread).
+ * multi-threaded TCG gets wrong, see testbed/vm-run --one-tcg-thread).
  *
  * Prints "# operations made N, counted N, misses N" (phase 1).
  */

@@ -1,11 +1,11 @@
 # TAP helpers for the suites in tests/suites/.  Sourced.
 # shellcheck shell=bash
 MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-VM_RUN=$MS_ROOT/scripts/vm-run
+VM_RUN=$MS_ROOT/testbed/vm-run
 tap_n=0
 # Every guest a test boots, through vm_tap or a script, emulates its vCPUs in
 # one host thread: QEMU's multi-threaded TCG breaks the kernel's own text
-# patching across vCPUs (scripts/vm-run, --one-tcg-thread).
+# patching across vCPUs (testbed/vm-run, --one-tcg-thread).
 export MSEAL_STATS_ONE_TCG_THREAD=1
 
 # tap_check NAME COMMAND...: one result, ok when COMMAND succeeds.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overhead.c: mseal-overhead's table.  Reads the runs (one per line:
+ * summary.c: mseal-overhead's table.  Reads the runs (one per line:
  * kernel, instrument, workload, round, median ops/s; tab or space
  * separated) and prints, per kernel and workload, each instrument's ops/s
  * as a ratio to the uninstrumented run ("none") of the same round: the

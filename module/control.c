@@ -31,7 +31,7 @@
 #include "plan.h"
 #include "stats.h"
 
-static DEFINE_MUTEX(ms_control_lock);
+DEFINE_MUTEX(ms_control_lock);
 static bool ms_ready;
 
 void ms_control_ready(bool ready)

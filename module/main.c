@@ -87,6 +87,8 @@ static int __init ms_init(void)
 		goto filter;
 	}
 	ms_say_loaded();
+	/* Rates count from here, not from before a slow attach and calibration. */
+	ms_stats_start();
 	ms_control_ready(true);
 	return 0;
 filter:

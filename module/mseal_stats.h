@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct ms_backend_ops;
+struct mutex;
 
 /* One backend's calibration (calib.c). */
 struct ms_calib {
@@ -34,6 +35,8 @@ bool ms_kprobes_enabled(void);
 
 /* control.c: accept commands (true) or refuse them (false). */
 void ms_control_ready(bool ready);
+/* Held around every command: stats.c asserts it for a reset. */
+extern struct mutex ms_control_lock;
 
 /* debugfs.c */
 int ms_debugfs_init(void);

@@ -24,10 +24,13 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include "gentab.h"
+#include "mseal_stats.h"
 #include "stats.h"
 
 struct ms_cpu_table {
@@ -39,10 +42,13 @@ static struct ms_cpu_table __percpu *ms_pcpu;
 /* Cells start zeroed at generation 0: the first reset's is 1. */
 static unsigned long ms_gen;
 /*
- * When the generation began (CLOCK_MONOTONIC ns: load, or the last reset),
+ * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
+ * init, once the probes are attached and calibrated, or the last reset),
  * for the report's "since reset".  Written with ms_gen under ms_reset_seq,
- * so a snapshot takes the start of the very generation it summed.  Resets
- * are serialized by control.c's mutex; the handlers never read either.
+ * so a snapshot takes the start of the very generation it summed.  Its
+ * writers are serialized: ms_stats_start() runs before any command is
+ * taken, resets under control.c's mutex.  The handlers read ms_gen, never
+ * the seqcount or the stamp.
  */
 static seqcount_t ms_reset_seq;
 static u64 ms_reset_ns;
@@ -59,6 +65,7 @@ int ms_stats_init(void)
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(ms_pcpu, cpu)->seq);
 	seqcount_init(&ms_reset_seq);
+	/* For a report read while init runs: ms_stats_start() stamps again. */
 	ms_reset_ns = ktime_get_ns();
 	return 0;
 }
@@ -152,15 +159,28 @@ void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns)
 	*since_ns = ktime_get_ns() - start_ns;
 }
 
-void ms_stats_reset(void)
+/* Stamp the start of the figures' span; NEW_GEN: and zero them (a reset). */
+static void ms_stats_stamp(bool new_gen)
 {
 	/* The write side of a seqcount_t wants preemption off. */
 	preempt_disable();
 	write_seqcount_begin(&ms_reset_seq);
 	ms_reset_ns = ktime_get_ns();
-	WRITE_ONCE(ms_gen, ms_gen + 1);
+	if (new_gen)
+		WRITE_ONCE(ms_gen, ms_gen + 1);
 	write_seqcount_end(&ms_reset_seq);
 	preempt_enable();
+}
+
+void ms_stats_start(void)
+{
+	ms_stats_stamp(false);
+}
+
+void ms_stats_reset(void)
+{
+	lockdep_assert_held(&ms_control_lock);
+	ms_stats_stamp(true);
 }
 
 unsigned long ms_stats_generation(void)

@@ -32,7 +32,13 @@ static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns);
 /* The same for one cell. */
 void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out);
-/* Zero every counter (from the next call on, on every CPU). */
+/*
+ * "Since load" starts here: at the end of the module's init, so the time
+ * the probes took to attach and calibrate does not dilute the rates.
+ * Before any command is taken (ms_control_ready(true)).
+ */
+void ms_stats_start(void);
+/* Zero every counter (from the next call on, on every CPU); under ms_control_lock. */
 void ms_stats_reset(void);
 /* Changes at every reset: a sum taken across one is not a difference. */
 unsigned long ms_stats_generation(void);

@@ -44,10 +44,10 @@ u64 ms_cell_mean(const struct ms_cell *c)
  */
 static u64 ms_rank(u64 count, unsigned int pct)
 {
-	u64 q = div64_u64(count, 100);
-	u32 rest = (u32)(count - q * 100) * pct;	/* below 100 * 100 */
+	u32 rest;
+	u64 q = div_u64_rem(count, 100, &rest);
 
-	return q * pct + (rest + 99) / 100;
+	return q * pct + (rest * pct + 99) / 100;	/* rest * pct below 100 * 100 */
 }
 
 u64 ms_cell_percentile(const struct ms_cell *c, unsigned int pct)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef unsigned long long u64;
@@ -58,9 +59,21 @@ static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
 	return a / b;
 }
 
+/*
+ * x86's divq traps (an oops in the module) on a zero divisor and on a
+ * quotient past 64 bits: abort() on both, so such a call site fails the
+ * unit tests instead of being truncated here.
+ */
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
 {
-	return (u64)((unsigned __int128)a * mul / div);
+	unsigned __int128 q;
+
+	if (!div)
+		abort();
+	q = (unsigned __int128)a * mul / div;
+	if (q > U64_MAX)
+		abort();
+	return (u64)q;
 }
 #endif /* !__KERNEL__ */
 

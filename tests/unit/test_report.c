@@ -7,6 +7,9 @@
  * columns, JSON that parses back to the same numbers, escaping, and the
  * count-then-write buffer.
  */
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "buf.c"
 #include "cell.c"
 #include "names.c"
@@ -469,6 +472,38 @@ static void test_calibration(const struct ms_report *r)
 	      "  its symbols on two backends): its net times are not net");
 }
 
+/* True if FN(ARG) dies of SIGABRT in a child. */
+static bool aborts(void (*fn)(u64), u64 arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		/* No core and no sanitizer report for the abort we want. */
+		signal(SIGABRT, SIG_DFL);
+		fn(arg);
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static volatile u64 sink;
+
+static void div_by(u64 div)
+{
+	sink = mul_u64_u64_div_u64(~0ULL, 2, div);
+}
+
+/* env.h's stand-in aborts where x86's divq traps. */
+static void test_divq(void)
+{
+	utap_ok(aborts(div_by, 0), "mul_u64_u64_div_u64: a zero divisor aborts");
+	utap_ok(aborts(div_by, 1), "mul_u64_u64_div_u64: a quotient past 64 bits aborts");
+	utap_ok(!aborts(div_by, 2), "mul_u64_u64_div_u64: U64_MAX * 2 / 2 does not");
+	utap_eq_u64(mul_u64_u64_div_u64(~0ULL, 3, 3), ~0ULL, "mul_u64_u64_div_u64: exact at U64_MAX");
+}
+
 static void test_lockdown(const struct ms_report *r)
 {
 	struct ms_report z = *r;
@@ -501,7 +536,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(176);	/* render(): one check per call, two for text */
+	utap_plan(180);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
@@ -512,6 +547,7 @@ int main(void)
 	test_kprobes_off(&r);
 	test_calibration(&r);
 	test_lockdown(&r);
+	test_divq();
 	test_buf();
 	return utap_done();
 }

@@ -27,13 +27,13 @@ ms_version() { echo "$MS_NAME $(ms_pkg_version)"; exit 0; }
 # caller's `case` knows only `--boots N`.  SPEC lists the options as words
 # "n|boots:" (a letter, if any, and the long name; `:` when it takes a
 # value).  Taken: `-n 3`, `-n3`, `-n=3`, `--boots 3`, `--boots=3`.  Every
-# tool knows --help and --version.  Parsing stops at `--` (kept) and at the
+# tool knows -h, --help and --version.  Parsing stops at `--` (kept) and at the
 # first argument that is not an option: the rest is kept as it is.  With
 # MS_GETOPT_PERMUTE=1 options and operands may mix, as GNU getopt allows:
 # the options come first, then `--` and the operands.  An unknown option, a missing value or a value given
 # to an option that takes none is a usage error (ms_bad).
 ms_getopt() {
-	local spec=" $1 help version " a name val w long short takes found
+	local spec=" $1 h|help version " a name val w long short takes found
 	shift
 	MS_ARGS=()
 	local -a rest=()

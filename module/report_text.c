@@ -18,7 +18,9 @@
  *               bucket, closed by "avg = X ns, total = Y ns, count = Z"
  *   "end of report"
  *
- * A row with no calls is left out (the JSON keeps it).  "-" stands where
+ * Each table's figure columns are as wide as their widest figure, or a
+ * table that would pass 100 columns shows its big figures scaled (5.0G):
+ * see ms_tab below.  A row with no calls is left out (the JSON keeps it).  "-" stands where
  * there is nothing to show: never a 0 or a mean that was not measured.  A
  * column has one name in every table (count, mean, p50, ..., total, net).
  * Percentiles are estimates from the log2 histogram (cell.h says how).
@@ -38,13 +40,132 @@ static const struct ms_cell *ms_txt_cell(const struct ms_report *r, unsigned int
 	return &r->t->cell[i];
 }
 
-/* V right-aligned in WIDTH after a space, or "-" where there is none. */
-static void ms_col(struct ms_buf *b, int width, bool has, u64 v)
+/*
+ * The tables are sized as perf trace -s sizes its own: each figure column
+ * as wide as its widest figure, at least its usual width (which its head
+ * fits), found in a first pass over the rows that writes nothing; then the
+ * head and the rows are written.  A table that would pass MS_REPORT_COLS
+ * that way (a module loaded for days: 10^8 checks, a max of seconds) keeps
+ * every column at its usual width instead, and a figure too wide for its
+ * column is shown scaled, rounded down, with an SI suffix: 5000000000 as
+ * 5.0G, 123456789 as 123.4M (6 characters at most, narrower than any
+ * column).  Scaled rather than the names cut: can_modify_vma~ could be
+ * either of two checks, and a column whose figures only lose digits stays
+ * lined up and readable.  A name longer than its column (not one of ours
+ * is) is cut to it, ending in "~"; so is a probe's symbol (up to 63
+ * characters, an error after it) to what the line has left.  Both passes
+ * read the same snapshot, so they agree, as do the report's counting and
+ * writing passes (report.h).
+ */
+#define MS_TAB_COLS	8
+
+struct ms_tab {
+	struct ms_buf *b;		/* the rows go here; sizing: only counted */
+	bool sizing;
+	bool scaled;			/* too wide: usual widths, big figures scaled */
+	const int *usual;		/* each figure column's usual width */
+	int w[MS_TAB_COLS];		/* and its width in this table */
+	unsigned int ncols, col;	/* figure columns; the row's next one */
+	size_t line;			/* where the row began in b */
+	size_t text;			/* sizing: the widest row less its figures */
+};
+
+/* A sizing pass over NCOLS figure columns of USUAL widths; COUNT: counts only. */
+static void ms_tab_init(struct ms_tab *tb, struct ms_buf *count, const int *usual,
+			unsigned int ncols)
 {
-	if (has)
-		ms_buf_printf(b, " %*llu", width, v);
+	memset(tb, 0, sizeof(*tb));
+	tb->b = count;
+	tb->sizing = true;
+	tb->usual = usual;
+	tb->ncols = ncols;
+	memcpy(tb->w, usual, ncols * sizeof(*usual));
+}
+
+/* After the sizing pass: the widths, and the rows from now on go to B. */
+static void ms_tab_fit(struct ms_tab *tb, struct ms_buf *b)
+{
+	size_t width = tb->text;
+	unsigned int i;
+
+	for (i = 0; i < tb->ncols; i++)
+		width += tb->w[i];
+	if (width > MS_REPORT_COLS) {
+		tb->scaled = true;
+		memcpy(tb->w, tb->usual, tb->ncols * sizeof(*tb->usual));
+	}
+	tb->b = b;
+	tb->sizing = false;
+}
+
+/* Call before a table's first row (after its head). */
+static void ms_tab_rows(struct ms_tab *tb)
+{
+	tb->line = tb->b->len;
+	tb->col = 0;
+}
+
+static void ms_tab_end(struct ms_tab *tb)
+{
+	if (tb->sizing && tb->b->len - tb->line > tb->text)
+		tb->text = tb->b->len - tb->line;
+	ms_buf_puts(tb->b, "\n");
+	ms_tab_rows(tb);
+}
+
+static int ms_digits(u64 v)
+{
+	u64 p = 10;
+	int n = 1;
+
+	while (n < 20 && v >= p) {
+		n++;
+		p *= 10;
+	}
+	return n;
+}
+
+/* V, of more than WIDTH >= 6 digits, in WIDTH after a space: "5.0G". */
+static void ms_col_scaled(struct ms_buf *b, int width, u64 v)
+{
+	static const char units[] = "kMGTPE";
+	unsigned int i = 0;
+	u32 rest = 0;
+
+	/* At most 6 times: a u64 is below 18.5E. */
+	while (v >= 1000) {
+		v = div_u64_rem(v, 1000, &rest);
+		i++;
+	}
+	ms_buf_printf(b, " %*llu.%u%c", width - 3, v, rest / 100, units[i - 1]);
+}
+
+/* The row's next figure V after a space, or "-" where there is none. */
+static void ms_tab_num(struct ms_tab *tb, bool has, u64 v)
+{
+	int w = tb->w[tb->col];
+
+	if (tb->sizing) {
+		ms_buf_puts(tb->b, " ");
+		if (has && ms_digits(v) > w)
+			tb->w[tb->col] = ms_digits(v);
+	} else if (!has) {
+		ms_buf_printf(tb->b, " %*s", w, "-");
+	} else if (ms_digits(v) <= w) {
+		ms_buf_printf(tb->b, " %*llu", w, v);
+	} else {
+		ms_col_scaled(tb->b, w, v);
+	}
+	tb->col++;
+}
+
+/* NAME left-aligned in WIDTH; a longer one cut to it, ending in "~". */
+static void ms_txt_name(struct ms_buf *b, int width, const char *name)
+{
+	if (strlen(name) <= (size_t)width)
+		ms_buf_printf(b, "%-*s", width, name);
 	else
-		ms_buf_printf(b, " %*s", width, "-");
+		ms_buf_printf(b, "%.*s~", width - 1, name);
 }
 
 /* NET as a share of OF, in percent with one decimal: "-" when OF is 0. */
@@ -57,35 +178,35 @@ static void ms_col_share(struct ms_buf *b, u64 net, u64 of)
 		ms_buf_printf(b, " %8s", "-");
 		return;
 	}
-	/* x86's divq traps on a quotient past 64 bits: keep it far below. */
-	if (div64_u64(net, of) >= 10000) {
-		ms_buf_printf(b, " %8s", ">999999%");
+	/* 1000% and up (and no divq quotient past 64 bits): not a figure to read. */
+	if (div64_u64(net, of) >= 10) {
+		ms_buf_printf(b, " %8s", ">999.9%");
 		return;
 	}
 	pct = div_u64_rem(mul_u64_u64_div_u64(net, 1000, of), 10, &tenth);
 	ms_buf_printf(b, " %5llu.%u%%", pct, tenth);
 }
 
-/* The time columns' heads: mean, p50, p90, p99 in W, max in WMAX. */
-static void ms_time_heads(struct ms_buf *b, int w, int wmax)
+/* The heads of the time columns FIRST.. of TB: mean, p50, p90, p99, max. */
+static void ms_time_heads(struct ms_buf *b, const struct ms_tab *tb, unsigned int first)
 {
 	unsigned int i;
 
-	ms_buf_printf(b, " %*s", w, "mean");
+	ms_buf_printf(b, " %*s", tb->w[first], "mean");
 	for (i = 0; i < ARRAY_SIZE(ms_pcts); i++)
-		ms_buf_printf(b, " %*s%-2u", w - 2, "p", ms_pcts[i]);
-	ms_buf_printf(b, " %*s\n", wmax, "max");
+		ms_buf_printf(b, " %*s%-2u", tb->w[first + 1 + i] - 2, "p", ms_pcts[i]);
+	ms_buf_printf(b, " %*s\n", tb->w[first + 1 + ARRAY_SIZE(ms_pcts)], "max");
 }
 
-static void ms_time_cols(struct ms_buf *b, const struct ms_cell *c, int w, int wmax)
+static void ms_time_cols(struct ms_tab *tb, const struct ms_cell *c)
 {
 	unsigned int i;
 
-	ms_col(b, w, c->count, ms_cell_mean(c));
+	ms_tab_num(tb, c->count, ms_cell_mean(c));
 	for (i = 0; i < ARRAY_SIZE(ms_pcts); i++)
-		ms_col(b, w, c->count, ms_cell_percentile(c, ms_pcts[i]));
-	ms_col(b, wmax, c->count, c->max_ns);
-	ms_buf_puts(b, "\n");
+		ms_tab_num(tb, c->count, ms_cell_percentile(c, ms_pcts[i]));
+	ms_tab_num(tb, c->count, c->max_ns);
+	ms_tab_end(tb);
 }
 
 void ms_report_hist(struct ms_buf *b, const struct ms_cell *c)
@@ -262,97 +383,172 @@ static bool ms_probe_listed(const struct ms_report_probe *p)
 	return strcmp(p->state, "absent") && strcmp(p->state, "off");
 }
 
-static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
+/* The last column: the symbol, cut to what the line has left, then the error. */
+static void ms_probe_symbol(struct ms_tab *tb, const struct ms_report_probe *p)
+{
+	struct ms_buf err = { NULL, 0, 0 };
+	size_t used, room, n = strlen(p->symbol);
+
+	if (p->err)
+		ms_buf_printf(&err, " (error %d)", p->err);
+	used = tb->b->len - tb->line + 2 + err.len;
+	room = used < MS_REPORT_COLS ? MS_REPORT_COLS - used : 0;
+	if (tb->sizing || n <= room || room < 2)
+		ms_buf_printf(tb->b, "  %s", p->symbol);
+	else
+		ms_buf_printf(tb->b, "  %.*s~", (int)room - 1, p->symbol);
+	if (p->err)
+		ms_buf_printf(tb->b, " (error %d)", p->err);
+}
+
+static void ms_probe_rows(struct ms_tab *tb, const struct ms_report *r)
 {
 	unsigned int i;
 
-	ms_buf_printf(b, "\nprobes:\n  %-*s %-7s %-8s %-10s %8s  %s\n", MS_W_CHECK,
-		      "name", "kind", "state", "backend", "missed", "symbol");
+	ms_tab_rows(tb);
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];
-		bool on = !strcmp(p->state, "attached");
 
 		if (!ms_probe_listed(p))
 			continue;
-		ms_buf_printf(b, "  %-*s %-7s %-8s %-10s", MS_W_CHECK, p->name, p->kind,
-			      p->state, p->backend);
-		ms_col(b, 8, on, p->missed);
-		ms_buf_printf(b, "  %s", p->symbol);
-		if (p->err)
-			ms_buf_printf(b, " (error %d)", p->err);
-		ms_buf_puts(b, "\n");
+		ms_buf_puts(tb->b, "  ");
+		ms_txt_name(tb->b, MS_W_CHECK, p->name);
+		ms_buf_puts(tb->b, " ");
+		ms_txt_name(tb->b, 7, p->kind);
+		ms_buf_puts(tb->b, " ");
+		ms_txt_name(tb->b, 8, p->state);
+		ms_buf_puts(tb->b, " ");
+		ms_txt_name(tb->b, 10, p->backend);
+		ms_tab_num(tb, !strcmp(p->state, "attached"), p->missed);
+		ms_probe_symbol(tb, p);
+		ms_tab_end(tb);
 	}
+}
+
+static void ms_text_probes(struct ms_buf *b, const struct ms_report *r)
+{
+	static const int usual[] = { 8 };	/* missed */
+	struct ms_buf count = { NULL, 0, 0 };
+	struct ms_tab tb;
+
+	ms_tab_init(&tb, &count, usual, ARRAY_SIZE(usual));
+	ms_probe_rows(&tb, r);
+	ms_tab_fit(&tb, b);
+	ms_buf_printf(b, "\nprobes:\n  %-*s %-7s %-8s %-10s %*s  %s\n", MS_W_CHECK,
+		      "name", "kind", "state", "backend", tb.w[0], "missed", "symbol");
+	ms_probe_rows(&tb, r);
 	ms_text_names(b, r, "absent");
 	ms_text_names(b, r, "off");
 	ms_buf_printf(b, "missed in all: %llu\n", ms_missed_total(r));
 }
 
-static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
+static unsigned int ms_syscall_rows(struct ms_tab *tb, const struct ms_report *r)
 {
 	unsigned int s, rows = 0;
 
-	ms_buf_printf(b, "\nsyscalls (ns):\n  %-*s %8s %6s %6s", MS_W_ROW,
-		      "syscall", "count", "eperm", "errors");
-	ms_time_heads(b, 9, 10);
+	ms_tab_rows(tb);
 	for (s = 0; s < MS_NSYS; s++) {
 		const struct ms_cell *c = ms_txt_cell(r, MS_CELL_SYS(s));
 
 		if (!c->count)
 			continue;
-		ms_buf_printf(b, "  %-*s %8llu %6llu %6llu", MS_W_ROW, ms_sys_names[s],
-			      c->count, c->bad, c->errors);
-		ms_time_cols(b, c, 9, 10);
+		ms_buf_puts(tb->b, "  ");
+		ms_txt_name(tb->b, MS_W_ROW, ms_sys_names[s]);
+		ms_tab_num(tb, true, c->count);
+		ms_tab_num(tb, true, c->bad);
+		ms_tab_num(tb, true, c->errors);
+		ms_time_cols(tb, c);
 		rows++;
 	}
+	return rows;
+}
+
+static void ms_text_syscalls(struct ms_buf *b, const struct ms_report *r)
+{
+	/* count, eperm, errors; mean, p50, p90, p99, max */
+	static const int usual[] = { 8, 6, 6, 9, 9, 9, 9, 10 };
+	struct ms_buf count = { NULL, 0, 0 };
+	struct ms_tab tb;
+
+	ms_tab_init(&tb, &count, usual, ARRAY_SIZE(usual));
+	ms_syscall_rows(&tb, r);
+	ms_tab_fit(&tb, b);
+	ms_buf_printf(b, "\nsyscalls (ns):\n  %-*s %*s %*s %*s", MS_W_ROW, "syscall",
+		      tb.w[0], "count", tb.w[1], "eperm", tb.w[2], "errors");
+	ms_time_heads(b, &tb, 3);
 	if (!r->syscalls_probed)
 		ms_buf_puts(b, "  (not probed: syscalls=0; each check is charged to the syscall it ran in)\n");
-	else if (!rows)
+	else if (!ms_syscall_rows(&tb, r))
 		ms_buf_puts(b, "  (none counted)\n");
 }
 
-static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
+/* The row name and the check name, as every table of checks starts its rows. */
+static void ms_row_check(struct ms_buf *b, const char *row, const char *check)
+{
+	ms_buf_puts(b, "  ");
+	ms_txt_name(b, MS_W_ROW, row);
+	ms_buf_puts(b, " ");
+	ms_txt_name(b, MS_W_CHECK, check);
+}
+
+static unsigned int ms_check_rows(struct ms_tab *tb, const struct ms_report *r)
 {
 	unsigned int s, k, rows = 0;
 
-	ms_buf_printf(b, "\nchecks (ns, raw):\n  %-*s %-*s %8s %7s", MS_W_ROW, "syscall",
-		      MS_W_CHECK, "check", "count", "refused");
-	ms_time_heads(b, 8, 9);
+	ms_tab_rows(tb);
 	for (s = 0; s < MS_NROWS; s++) {
 		for (k = 0; k < MS_NCHK; k++) {
 			const struct ms_cell *c = ms_txt_cell(r, MS_CELL_CHK(s, k));
 
 			if (!c->count)
 				continue;
-			ms_buf_printf(b, "  %-*s %-*s %8llu %7llu", MS_W_ROW, ms_row_name(s),
-				      MS_W_CHECK, ms_chk_names[k], c->count, c->bad);
-			ms_time_cols(b, c, 8, 9);
+			ms_row_check(tb->b, ms_row_name(s), ms_chk_names[k]);
+			ms_tab_num(tb, true, c->count);
+			ms_tab_num(tb, true, c->bad);
+			ms_time_cols(tb, c);
 			rows++;
 		}
 	}
-	if (!rows)
+	return rows;
+}
+
+static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
+{
+	/* count, refused; mean, p50, p90, p99, max: 100 columns as they are */
+	static const int usual[] = { 8, 7, 8, 8, 8, 8, 9 };
+	struct ms_buf count = { NULL, 0, 0 };
+	struct ms_tab tb;
+
+	ms_tab_init(&tb, &count, usual, ARRAY_SIZE(usual));
+	ms_check_rows(&tb, r);
+	ms_tab_fit(&tb, b);
+	ms_buf_printf(b, "\nchecks (ns, raw):\n  %-*s %-*s %*s %*s", MS_W_ROW, "syscall",
+		      MS_W_CHECK, "check", tb.w[0], "count", tb.w[1], "refused");
+	ms_time_heads(b, &tb, 2);
+	if (!ms_check_rows(&tb, r))
 		ms_buf_puts(b, "  (none counted)\n");
 }
 
-static void ms_total_row(struct ms_buf *b, const char *row, const char *check,
+static void ms_total_row(struct ms_tab *tb, const char *row, const char *check,
 			 const struct ms_cell *c, u64 net, u64 share, u64 of)
 {
-	ms_buf_printf(b, "  %-*s %-*s %8llu %13llu %13llu", MS_W_ROW, row, MS_W_CHECK,
-		      check, c->count, c->total_ns, net);
-	ms_col_share(b, share, of);
-	ms_buf_puts(b, "\n");
+	ms_row_check(tb->b, row, check);
+	ms_tab_num(tb, true, c->count);
+	ms_tab_num(tb, true, c->total_ns);
+	ms_tab_num(tb, true, net);
+	ms_col_share(tb->b, share, of);
+	ms_tab_end(tb);
 }
 
 /*
  * Each syscall's row, its share the net of all its checks; under it each
  * check's, its share its own.  Other and worker have no syscall: no share.
  */
-static void ms_text_totals(struct ms_buf *b, const struct ms_report *r)
+static unsigned int ms_total_rows(struct ms_tab *tb, const struct ms_report *r)
 {
 	unsigned int s, k, rows = 0;
 
-	ms_buf_printf(b, "\ntotals (ns; net: less the probes' own cost, from the calibration):\n"
-		      "  %-*s %-*s %8s %13s %13s %8s\n", MS_W_ROW, "syscall", MS_W_CHECK,
-		      "check", "count", "total", "net", "share");
+	ms_tab_rows(tb);
 	for (s = 0; s < MS_NROWS; s++) {
 		const struct ms_cell *c = s < MS_NSYS ? ms_txt_cell(r, MS_CELL_SYS(s)) : NULL;
 		u64 sys_net = c && c->count ? ms_sys_net(r, s) : 0, checks_net = 0;
@@ -360,7 +556,7 @@ static void ms_text_totals(struct ms_buf *b, const struct ms_report *r)
 		for (k = 0; k < MS_NCHK; k++)
 			checks_net += ms_check_net(r, k, ms_txt_cell(r, MS_CELL_CHK(s, k)));
 		if (c && c->count) {
-			ms_total_row(b, ms_row_name(s), "(syscall)", c, sys_net, checks_net, sys_net);
+			ms_total_row(tb, ms_row_name(s), "(syscall)", c, sys_net, checks_net, sys_net);
 			rows++;
 		}
 		for (k = 0; k < MS_NCHK; k++) {
@@ -369,11 +565,26 @@ static void ms_text_totals(struct ms_buf *b, const struct ms_report *r)
 
 			if (!kc->count)
 				continue;
-			ms_total_row(b, ms_row_name(s), ms_chk_names[k], kc, net, net, sys_net);
+			ms_total_row(tb, ms_row_name(s), ms_chk_names[k], kc, net, net, sys_net);
 			rows++;
 		}
 	}
-	if (!rows)
+	return rows;
+}
+
+static void ms_text_totals(struct ms_buf *b, const struct ms_report *r)
+{
+	static const int usual[] = { 8, 13, 13 };	/* count, total, net */
+	struct ms_buf count = { NULL, 0, 0 };
+	struct ms_tab tb;
+
+	ms_tab_init(&tb, &count, usual, ARRAY_SIZE(usual));
+	ms_total_rows(&tb, r);
+	ms_tab_fit(&tb, b);
+	ms_buf_printf(b, "\ntotals (ns; net: less the probes' own cost, from the calibration):\n"
+		      "  %-*s %-*s %*s %*s %*s %8s\n", MS_W_ROW, "syscall", MS_W_CHECK,
+		      "check", tb.w[0], "count", tb.w[1], "total", tb.w[2], "net", "share");
+	if (!ms_total_rows(&tb, r))
 		ms_buf_puts(b, "  (none counted)\n");
 }
 

@@ -472,6 +472,119 @@ static void test_calibration(const struct ms_report *r)
 	      "  its symbols on two backends): its net times are not net");
 }
 
+/*
+ * A cell of COUNT calls: all but one of 300 ns (bucket 8: 256-511), one of
+ * MAX (a bucket of its own, far up), set by hand: counting 5e9 calls one
+ * by one would take a minute.
+ */
+static void fill_huge(struct ms_cell *c, u64 count, u64 bad, u64 max)
+{
+	memset(c, 0, sizeof(*c));
+	c->count = count;
+	c->bad = bad;
+	c->total_ns = (count - 1) * 300 + max;
+	c->min_ns = 300;
+	c->max_ns = max;
+	c->hist[ms_hist_bucket(300)] = count - 1;
+	c->hist[ms_hist_bucket(max)] = 1;
+}
+
+/*
+ * A module loaded for days: 5e9 checks, a max of 7 s, 3e9 missed, a long
+ * symbol with an error after it, a name longer than its column.  Every line
+ * stays within 100 columns: a table that would pass them keeps its usual
+ * widths and shows the figures too wide for them scaled (report_text.c).
+ */
+static void test_huge(const struct ms_report *r)
+{
+	static const struct ms_report_probe long_probes[] = {
+		{ "can_modify_vma_madv", "check", "attached", "can_modify_vma_madv", "direct", 0, 3000000000ULL },
+		{ "a_probe_name_of_thirty_letters", "syscall", "failed",
+		  "__x64_sys_a_symbol_as_long_as_a_symbol_may_get_here_0123456789", "-", -2147483647 - 1, 0 },
+		{ "munmap", "syscall", "attached",
+		  "__x64_sys_munmap.isra.0.constprop.0.part.0.cold.0.llvm.1234567", "kretprobe", 0, 7 },
+	};
+	static struct ms_table big;
+	unsigned int vm = MS_CHK_can_modify_vma_madv;
+	struct ms_report z = *r;
+
+	z.t = &big;
+	z.probes = long_probes;
+	z.nprobes = ARRAY_SIZE(long_probes);
+	fill_huge(&big.cell[MS_CELL_SYS(MS_SYS_process_madvise)], 5000000000ULL, 12345678ULL,
+		  7000000000ULL);
+	big.cell[MS_CELL_SYS(MS_SYS_process_madvise)].errors = 3000000000ULL;
+	fill_huge(&big.cell[MS_CELL_CHK(MS_SYS_process_madvise, vm)], 5000000000ULL, 20000000ULL,
+		  7000000000ULL);
+	fill_known(&big.cell[MS_CELL_SYS(MS_SYS_mprotect)]);
+	fill_known(&big.cell[MS_CELL_CHK(MS_WORKER, vm)]);
+	render(&z, false);
+	/* Probes: missed scaled, the long name and the symbols cut to fit. */
+	LINE(out, "  name                kind    state    backend      missed  symbol");
+	LINE(out, "  can_modify_vma_madv check   attached direct         3.0G  can_modify_vma_madv");
+	LINE(out, "  a_probe_name_of_th~ syscall failed   -                 -  __x64_sys_a_symbol_~ (error -2147483648)");
+	LINE(out, "  munmap              syscall attached kretprobe         7  __x64_sys_munmap.isra.0.constprop.0.par~");
+	/* Syscalls: 5e9 and 3e9 need 10 columns, 7e9 fits max's: the table grows to 99. */
+	LINE(out, "  syscall              count    eperm     errors      mean       p50       p90       p99        max");
+	LINE(out, "  mprotect               100        0          0       334       307       511      1023       5000");
+	LINE(out, "  process_madvise 5000000000 12345678 3000000000       301       405       489       508 7000000000");
+	/* Checks: 100 columns as they are: the usual widths, the big figures scaled. */
+	LINE(out, "  syscall         check                  count refused     mean      p50      p90      p99       max");
+	LINE(out, "  process_madvise can_modify_vma_madv     5.0G   20.0M      301      405      489      508      7.0G");
+	LINE(out, "  worker          can_modify_vma_madv      100       0      334      307      511     1023      5000");
+	/* Totals: count grows to 10 columns, within 100. */
+	LINE(out, "  syscall         check                    count         total           net    share");
+	LINE(out, "  process_madvise can_modify_vma_madv 5000000000 1506999999700 1006999999700        -");
+	render(&z, true);
+	utap_ok(msj_valid(out), "json: huge figures parse");
+	utap_eq_u64(msj_int(out, "syscalls.process_madvise.checks.can_modify_vma_madv.count", -1),
+		    5000000000ULL, "json: huge figures exact");
+}
+
+/* The figures a column shows in place of one too wide for it. */
+static void test_scaled(void)
+{
+	static const struct { u64 v; int w; const char *want; } cases[] = {
+		{ 123456789ULL, 8, "   123.4M" },
+		{ 999999999ULL, 8, "   999.9M" },
+		{ 1000000000ULL, 6, "   1.0G" },
+		{ 18446744073709551615ULL, 6, "  18.4E" },
+		{ 1234567ULL, 6, "   1.2M" },
+	};
+	char got[32];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ms_buf b = { got, sizeof(got), 0 };
+
+		ms_col_scaled(&b, cases[i].w, cases[i].v);
+		snprintf(s, sizeof(s), "scaled: %llu in %d columns", cases[i].v, cases[i].w);
+		utap_eq_str(got, cases[i].want, s);
+	}
+}
+
+/* The share column: 8 wide at most, ">999.9%" from 1000% up. */
+static void test_share(void)
+{
+	static const struct { u64 net, of; const char *want; } cases[] = {
+		{ 9999, 1000, "   999.9%" },
+		{ 10, 1, "  >999.9%" },
+		{ ~0ULL, 1, "  >999.9%" },
+		{ 1, 3, "    33.3%" },
+		{ 5, 0, "        -" },
+	};
+	char got[32];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ms_buf b = { got, sizeof(got), 0 };
+
+		ms_col_share(&b, cases[i].net, cases[i].of);
+		snprintf(s, sizeof(s), "share: %llu of %llu", cases[i].net, cases[i].of);
+		utap_eq_str(got, cases[i].want, s);
+	}
+}
+
 /* True if FN(ARG) dies of SIGABRT in a child. */
 static bool aborts(void (*fn)(u64), u64 arg)
 {
@@ -536,7 +649,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(180);	/* render(): one check per call, two for text */
+	utap_plan(207);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);
@@ -547,6 +660,9 @@ int main(void)
 	test_kprobes_off(&r);
 	test_calibration(&r);
 	test_lockdown(&r);
+	test_huge(&r);
+	test_scaled();
+	test_share();
 	test_divq();
 	test_buf();
 	return utap_done();

@@ -37,6 +37,15 @@ static bool ms_ready;
 void ms_control_ready(bool ready)
 {
 	mutex_lock(&ms_control_lock);
+	/*
+	 * The figures start when commands do, as after a reset: what the
+	 * probes counted while they attached and calibrated goes, and the
+	 * report's "since load" is the span of what it sums.
+	 */
+	if (ready && !ms_ready) {
+		ms_stats_reset();
+		ms_plan_reset_missed();
+	}
 	ms_ready = ready;
 	mutex_unlock(&ms_control_lock);
 }

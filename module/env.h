@@ -16,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/atomic.h>
+#include <linux/bug.h>
 #include <asm/barrier.h>
 #else /* !__KERNEL__ */
 #include <stdarg.h>
@@ -35,6 +36,8 @@ typedef unsigned char u8;
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 #define notrace
+/* A kernel warning is a unit test's failure. */
+#define WARN_ON_ONCE(c)	({ if (c) abort(); false; })
 
 /* The kernel's primitives the lock-free code uses, for one thread or many. */
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)

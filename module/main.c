@@ -87,8 +87,7 @@ static int __init ms_init(void)
 		goto filter;
 	}
 	ms_say_loaded();
-	/* Rates count from here, not from before a slow attach and calibration. */
-	ms_stats_start();
+	/* Counts and rates start here, not before a slow attach (control.c). */
 	ms_control_ready(true);
 	return 0;
 filter:

@@ -48,7 +48,7 @@ static const struct ms_cell *ms_txt_cell(const struct ms_report *r, unsigned int
  * that way (a module loaded for days: 10^8 checks, a max of seconds) keeps
  * every column at its usual width instead, and a figure too wide for its
  * column is shown scaled, rounded down, with an SI suffix: 5000000000 as
- * 5.0G, 123456789 as 123.4M (6 characters at most, narrower than any
+ * 5.0G, 123456789 as 123.4M (6 characters at most, no wider than any
  * column).  Scaled rather than the names cut: can_modify_vma~ could be
  * either of two checks, and a column whose figures only lose digits stays
  * lined up and readable.  A name longer than its column (not one of ours
@@ -62,7 +62,6 @@ static const struct ms_cell *ms_txt_cell(const struct ms_report *r, unsigned int
 struct ms_tab {
 	struct ms_buf *b;		/* the rows go here; sizing: only counted */
 	bool sizing;
-	bool scaled;			/* too wide: usual widths, big figures scaled */
 	const int *usual;		/* each figure column's usual width */
 	int w[MS_TAB_COLS];		/* and its width in this table */
 	unsigned int ncols, col;	/* figure columns; the row's next one */
@@ -91,7 +90,6 @@ static void ms_tab_fit(struct ms_tab *tb, struct ms_buf *b)
 	for (i = 0; i < tb->ncols; i++)
 		width += tb->w[i];
 	if (width > MS_REPORT_COLS) {
-		tb->scaled = true;
 		memcpy(tb->w, tb->usual, tb->ncols * sizeof(*tb->usual));
 	}
 	tb->b = b;
@@ -132,6 +130,11 @@ static void ms_col_scaled(struct ms_buf *b, int width, u64 v)
 	unsigned int i = 0;
 	u32 rest = 0;
 
+	/* Only for figures wider than a column (>= 6 digits, so >= 1000). */
+	if (WARN_ON_ONCE(v < 1000 || width < 6)) {
+		ms_buf_printf(b, " %*llu", width, v);
+		return;
+	}
 	/* At most 6 times: a u64 is below 18.5E. */
 	while (v >= 1000) {
 		v = div_u64_rem(v, 1000, &rest);
@@ -393,7 +396,13 @@ static void ms_probe_symbol(struct ms_tab *tb, const struct ms_report_probe *p)
 		ms_buf_printf(&err, " (error %d)", p->err);
 	used = tb->b->len - tb->line + 2 + err.len;
 	room = used < MS_REPORT_COLS ? MS_REPORT_COLS - used : 0;
-	if (tb->sizing || n <= room || room < 2)
+	/*
+	 * Sizing counts no symbol text: the symbol gets what the figures leave
+	 * (cut, "~"), so a long one never makes the figures scaled.
+	 */
+	if (tb->sizing)
+		ms_buf_printf(tb->b, "  ~");
+	else if (n <= room || room < 2)
 		ms_buf_printf(tb->b, "  %s", p->symbol);
 	else
 		ms_buf_printf(tb->b, "  %.*s~", (int)room - 1, p->symbol);

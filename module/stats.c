@@ -43,11 +43,11 @@ static struct ms_cpu_table __percpu *ms_pcpu;
 static unsigned long ms_gen;
 /*
  * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
- * init, once the probes are attached and calibrated, or the last reset),
+ * init, once the probes are attached and calibrated, which resets as the
+ * command does (control.c), or the last reset),
  * for the report's "since reset".  Written with ms_gen under ms_reset_seq,
  * so a snapshot takes the start of the very generation it summed.  Its
- * writers are serialized: ms_stats_start() runs before any command is
- * taken, resets under control.c's mutex.  The handlers read ms_gen, never
+ * writers are serialized: every reset runs under control.c's mutex.  The handlers read ms_gen, never
  * the seqcount or the stamp.
  */
 static seqcount_t ms_reset_seq;
@@ -65,7 +65,7 @@ int ms_stats_init(void)
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(ms_pcpu, cpu)->seq);
 	seqcount_init(&ms_reset_seq);
-	/* For a report read while init runs: ms_stats_start() stamps again. */
+	/* For a report read while init runs: the end of init resets. */
 	ms_reset_ns = ktime_get_ns();
 	return 0;
 }
@@ -159,28 +159,17 @@ void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns)
 	*since_ns = ktime_get_ns() - start_ns;
 }
 
-/* Stamp the start of the figures' span; NEW_GEN: and zero them (a reset). */
-static void ms_stats_stamp(bool new_gen)
+/* A new generation (the cells read as zero) and the time it began. */
+void ms_stats_reset(void)
 {
+	lockdep_assert_held(&ms_control_lock);
 	/* The write side of a seqcount_t wants preemption off. */
 	preempt_disable();
 	write_seqcount_begin(&ms_reset_seq);
 	ms_reset_ns = ktime_get_ns();
-	if (new_gen)
-		WRITE_ONCE(ms_gen, ms_gen + 1);
+	WRITE_ONCE(ms_gen, ms_gen + 1);
 	write_seqcount_end(&ms_reset_seq);
 	preempt_enable();
-}
-
-void ms_stats_start(void)
-{
-	ms_stats_stamp(false);
-}
-
-void ms_stats_reset(void)
-{
-	lockdep_assert_held(&ms_control_lock);
-	ms_stats_stamp(true);
 }
 
 unsigned long ms_stats_generation(void)

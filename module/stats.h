@@ -33,12 +33,10 @@ void ms_stats_snapshot(struct ms_table *snap, u64 *since_ns);
 /* The same for one cell. */
 void ms_stats_cell_sum(unsigned int cell, struct ms_cell *out);
 /*
- * "Since load" starts here: at the end of the module's init, so the time
- * the probes took to attach and calibrate does not dilute the rates.
- * Before any command is taken (ms_control_ready(true)).
+ * Zero every counter (from the next call on, on every CPU) and restart the
+ * report's "since load or reset"; under ms_control_lock.  The end of init
+ * resets too (control.c).
  */
-void ms_stats_start(void);
-/* Zero every counter (from the next call on, on every CPU); under ms_control_lock. */
 void ms_stats_reset(void);
 /* Changes at every reset: a sum taken across one is not a difference. */
 unsigned long ms_stats_generation(void);

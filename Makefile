@@ -173,6 +173,7 @@ UNIT_LINK_test_cmpstats := -lm
 UNIT_LINK_test_ratio := -lm
 UNIT_LINK_test_stoprule := -lm
 UNIT_LINK_test_seeds := -lm
+UNIT_LINK_test_layouts := -lm
 UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmpstats.h"
+#include "explain.h"
 #include "records.h"
 #include "../../tests/guest/msjson.h"
 
@@ -57,12 +58,15 @@ static int read_json(const char *rdir, const char *file)
  * for munmap-vmas (one VMA count a run) 1e9 / the median munmap ns, so the
  * same statistics apply.  NaN when there is none.
  */
-static double bench_ops(const char *rdir, const char *file)
+static double bench_ops(const char *rdir, const char *file, long long *layout)
 {
 	double ns;
 
+	*layout = 0;
 	if (read_json(rdir, file))
 		return NAN;
+	/* mseal-bench --layout N (absent before it existed: the kernel's own). */
+	*layout = msj_int(text, "layout", 0);
 	ns = msj_num(text, "points.0.munmap_ns_median", -1);
 	if (ns > 0)
 		return 1e9 / ns;
@@ -113,8 +117,11 @@ static double check_calibration(const char *chk)
 	return msj_num(text, key, 0);
 }
 
-/* Add one module report to acct; unknown fields are ignored, missing ones are 0. */
-static int add_report(const char *rdir, const char *file, struct acct *a)
+/*
+ * Add one module report to acct (and to run, alone); unknown fields are
+ * ignored, missing ones are 0.
+ */
+static int add_report(const char *rdir, const char *file, struct acct *a, struct acct *run)
 {
 	char key[160];
 	double calib[REC_NCHK];
@@ -140,9 +147,13 @@ static int add_report(const char *rdir, const char *file, struct acct *a)
 			a->check_ns[s] += t;
 			/* Net of the probe's own share, floored at zero. */
 			a->check_net_ns[s] += t - n * calib[c] > 0 ? t - n * calib[c] : 0;
+			run->check_net_ns[s] += t - n * calib[c] > 0 ? t - n * calib[c] : 0;
 		}
+		snprintf(key, sizeof(key), "syscalls.%s.count", rec_syscalls[s]);
+		run->calls[s] += msj_num(text, key, 0);
 	}
 	a->reports++;
+	run->reports++;
 	return 0;
 }
 
@@ -270,24 +281,33 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 	for (i = 0; i < nruns; i++) {
 		struct boot_wl *w = wl_slot(r, runs[i].wl);
 		int ph = runs[i].with, wi;
+		struct run_val *rv;
+		struct acct one;
+		long long layout;
 		double ops;
 
 		if (!w)
 			continue;
 		wi = (int)(w - r->wl);
-		ops = bench_ops(rdir, runs[i].bench);
+		ops = bench_ops(rdir, runs[i].bench, &layout);
 		if (isnan(ops)) {
 			snprintf(err, errlen, "%s: %s has no mseal-bench result", name, runs[i].bench);
 			return -1;
 		}
 		if (s.n[wi][ph] < REC_MAX_RUNS)
 			s.v[wi][ph][s.n[wi][ph]++] = ops;
+		rv = w->nrun[ph] < REC_MAX_RUNS ? &w->run[ph][w->nrun[ph]++] : NULL;
+		if (rv)
+			*rv = (struct run_val){ .ops = ops, .chk = NAN, .layout = layout };
 		if (ph) {
 			r->with_module = 1;
-			if (add_report(rdir, runs[i].report, &w->acct)) {
+			memset(&one, 0, sizeof(one));
+			if (add_report(rdir, runs[i].report, &w->acct, &one)) {
 				snprintf(err, errlen, "%s: %s is not a valid module report", name, runs[i].report);
 				return -1;
 			}
+			if (rv && explain_op(w->name))
+				rv->chk = explain_check_ns_per_op(explain_op(w->name), &one);
 		}
 	}
 	for (i = 0; i < r->nwl; i++)

@@ -28,11 +28,23 @@ struct acct {
 	int reports;
 };
 
+/*
+ * One run: a fresh mseal-bench process, so one user address-space layout
+ * (layouts.h: the unit of the headline).
+ */
+struct run_val {
+	double ops;		/* ops/s */
+	double chk;		/* with the module: net check ns per operation (explain.h); NaN: unknown */
+	long long layout;	/* mseal-bench --layout N; 0: the kernel's own (ASLR, or norandmaps) */
+};
+
 /* One workload in one boot. */
 struct boot_wl {
 	char name[48];
 	double ops[2];		/* median ops/s over the runs: [0] without the module, [1] with; NaN: none */
 	struct acct acct;	/* the module's reports of the runs with it */
+	struct run_val run[2][REC_MAX_RUNS];	/* each run, in the order run: [0] without, [1] with */
+	int nrun[2];
 };
 
 struct record {

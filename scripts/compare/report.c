@@ -41,6 +41,7 @@
 #include "clock.h"
 #include "cmpstats.h"
 #include "explain.h"
+#include "headline.h"
 #include "records.h"
 #include "seeds.h"
 #include "warn.h"
@@ -61,6 +62,7 @@ struct wl_result {
 	struct spread sp;
 	double watch_ns[2], watch_pct[2];	/* A, B: per-op time with less without */
 	struct explained ex;
+	struct headline hl;		/* over layouts: the headline */
 };
 
 static struct record recs[REC_MAX];
@@ -215,6 +217,7 @@ static void analyse(const int *ia, int na, const int *ib, int nb)
 		watch_cost(ia, na, r->name, &r->watch_ns[0], &r->watch_pct[0]);
 		watch_cost(ib, nb, r->name, &r->watch_ns[1], &r->watch_pct[1]);
 		explain(recs, ia, na, ib, nb, seeds, nseeds, r->name, &r->ex);
+		headline(recs, ia, na, ib, nb, r->name, &r->hl);
 	}
 }
 
@@ -242,11 +245,104 @@ static void ab_row(const char *name, const struct cmp_ab *s, const char *extra)
 	    NUM("%.4f", s->p), extra);
 }
 
+/* "[lo, hi]" of a ratio, or "-" without an interval. */
+static const char *ratio_ci(char *buf, size_t size, double lo, double hi)
+{
+	if (isnan(lo))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%.2f, %.2f]", lo, hi);
+	return buf;
+}
+#define RATIO_CI(lo, hi) ratio_ci((char[48]){ 0 }, 48, lo, hi)
+
+/* "[lo%, hi%]" of a ratio's interval as a delta, or "-". */
+static const char *delta_ci(char *buf, size_t size, const struct lay_ci *c)
+{
+	if (isnan(c->lo))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%+.2f%%, %+.2f%%]", 100 * (c->lo - 1), 100 * (c->hi - 1));
+	return buf;
+}
+
+/* The account against the gap over the same layouts and boots as the headline. */
+static void text_layout_account(void)
+{
+	int i, any = 0;
+
+	for (i = 0; i < nres; i++)
+		any |= res[i].hl.acct.n > 0;
+	if (!any)
+		return;
+	say("\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
+	    "(measured A - B) per operation, means over layouts; %s\n", clk->unit);
+	say("  %-16s %7s %7s %20s %12s %10s %10s\n", "workload", "layouts", "ratio", "95% CI (t)",
+	    "measured A-B", "checks A", "checks B");
+	for (i = 0; i < nres; i++) {
+		const struct headline *h = &res[i].hl;
+
+		if (!h->acct.n)
+			continue;
+		say("  %-16s %7zu %7s %20s %12s %10s %10s\n", res[i].name, h->acct.n, NUM("%.2f", h->acct.q),
+		    RATIO_CI(h->acct.lo, h->acct.hi), NUM("%.0f", h->gap_ns), NUM("%.1f", h->check[0]),
+		    NUM("%.1f", h->check[1]));
+	}
+}
+
+/*
+ * The headline (headline.h): mean ops/s over every run without the module,
+ * each run a fresh process in its own layout; the interval over layouts
+ * and boots.
+ */
+static void text_layouts(void)
+{
+	int i, paired = 0, fixed = 0;
+
+	for (i = 0; i < nres; i++) {
+		paired |= res[i].hl.paired;
+		fixed |= res[i].hl.delta.boot_fixed;
+	}
+	say("\nThe headline, without the module: mean ops/s over address-space layouts (every run a\n"
+	    "fresh process, so a layout of its own), B against A; 95 %% interval over layouts and boots\n");
+	say("  %-16s %7s %5s %11s %11s %9s %20s %14s %8s\n", "workload", "layouts", "boots", "A ops/s",
+	    "B ops/s", "delta", "95% CI (t)", "CV A/B layout", "sd delta");
+	for (i = 0; i < nres; i++) {
+		const struct headline *h = &res[i].hl;
+		char n[24], cv[32];
+
+		if (!h->runs[0] || !h->runs[1])
+			continue;
+		if (h->paired)
+			snprintf(n, sizeof(n), "%zu", h->runs[0]);
+		else
+			snprintf(n, sizeof(n), "%zu/%zu", h->runs[0], h->runs[1]);
+		snprintf(cv, sizeof(cv), "%s/%s", NUM("%.1f%%", h->cv[0]), NUM("%.1f%%", h->cv[1]));
+		say("  %-16s %7s %2d/%-2d %11s %11s %9s %20s %14s %8s\n", res[i].name, n, h->boots[0],
+		    h->boots[1], NUM("%.0f", h->a), NUM("%.0f", h->b),
+		    NUM("%+.2f%%", 100 * (h->delta.q - 1)), delta_ci((char[64]){ 0 }, 64, &h->delta), cv,
+		    NUM("%.2f", h->pair_sd));
+	}
+	if (paired)
+		say("  (layouts matched A to B: the same seeded layouts, mseal-bench --layout N, on both\n"
+		    "   kernels; the delta's interval from the per-layout pairs, clustered by boot)\n");
+	else
+		say("  (layouts not matched: each run its own layout (ASLR), the kernels' runs two\n"
+		    "   independent samples, each clustered by boot)\n");
+	say("  (ratio of mean ops/s; Student's t on the larger of the runs' and the boots' variance,\n"
+	    "   at boots - 1 degrees of freedom: few boots widen it)\n");
+	if (fixed)
+		say("  note: a kernel has one boot here: its interval covers the layouts only and holds\n"
+		    "  that boot fixed (its kernel layout, code placement); record more boots\n");
+	text_layout_account();
+}
+
 static void text_headline(void)
 {
 	int i;
 
-	say("\nWithout the module (the headline): median ops/s over boots, B against A\n");
+	say("\nOver boots: median ops/s over boots (each boot's median of its runs), B against A;\n"
+	    "the interval covers boots, not the layouts within them (see the headline above)\n");
 	say("  %-16s %5s %11s %11s %9s %20s %8s\n", "workload", "boots", "A ops/s", "B ops/s",
 	    "delta", "95% CI (bootstrap)", "p (M-W)");
 	for (i = 0; i < nres; i++)
@@ -421,16 +517,6 @@ static void too_wide_sentences(void)
 	}
 }
 
-/* "[lo, hi]" of a ratio, or "-" without an interval. */
-static const char *ratio_ci(char *buf, size_t size, double lo, double hi)
-{
-	if (isnan(lo))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "[%.2f, %.2f]", lo, hi);
-	return buf;
-}
-#define RATIO_CI(lo, hi) ratio_ci((char[48]){ 0 }, 48, lo, hi)
 
 static void explained_row(const struct explained *e, const char *name)
 {
@@ -663,6 +749,44 @@ static void json_head(FILE *f, const struct ab_choice *c, int na, int nb)
 	fprintf(f, ",\n \"seeds\": {\"a\": %d, \"b\": %d, \"paired\": %d},\n ", nseeds_a, nseeds_b, nseeds);
 }
 
+/* A ratio's interval: "q", "ci95" and how it was had. */
+static void json_lay_ci(FILE *f, const char *key, const struct lay_ci *c, double scale, double shift)
+{
+	fprintf(f, "\"%s\": {", key);
+	jfield(f, "", "value", scale * (c->q - shift));
+	jci(f, scale * (c->lo - shift), scale * (c->hi - shift));
+	jfield(f, ", ", "se", scale * c->se);
+	jfield(f, ", ", "df", c->df);
+	fprintf(f, ", \"n\": %zu, \"boots\": %d, \"boot_fixed\": %s}", c->n, c->boots,
+		c->boot_fixed ? "true" : "false");
+}
+
+/* The headline over layouts (headline.h). */
+static void json_layouts(FILE *f, const struct headline *h)
+{
+	fprintf(f, "{\"paired\": %s, \"runs\": {\"a\": %zu, \"b\": %zu}, \"boots\": {\"a\": %d, \"b\": %d}, ",
+		h->paired ? "true" : "false", h->runs[0], h->runs[1], h->boots[0], h->boots[1]);
+	jpair(f, "mean_ops", h->a, h->b);
+	fprintf(f, ", ");
+	jpair(f, "cv_pct", h->cv[0], h->cv[1]);
+	jfield(f, ", ", "pair_sd_points", h->pair_sd);
+	fprintf(f, ",\n    ");
+	json_lay_ci(f, "delta_pct", &h->delta, 100, 1);
+	fprintf(f, ",\n    \"explained\": ");
+	if (h->acct.n) {
+		fprintf(f, "{");
+		jfield(f, "", "measured_ns_per_op", h->gap_ns);
+		fprintf(f, ", ");
+		jpair(f, "check_ns_per_op", h->check[0], h->check[1]);
+		fprintf(f, ", ");
+		json_lay_ci(f, "ratio", &h->acct, 1, 0);
+		fprintf(f, "}");
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, "}");
+}
+
 static void json_summary(const char *dir, const struct ab_choice *c, const int *ia, int na,
 			 const int *ib, int nb, char warn[WARN_MAX][WARN_LEN], int nwarn,
 			 const struct acct acc[2])
@@ -684,7 +808,9 @@ static void json_summary(const char *dir, const struct ab_choice *c, const int *
 
 		fprintf(f, "%s\n  ", i ? "," : "");
 		jstr(f, r->name);
-		fprintf(f, ": {\"boots\": {\"a\": %zu, \"b\": %zu},\n   \"without_module\": {", r->wo.na, r->wo.nb);
+		fprintf(f, ": {\"boots\": {\"a\": %zu, \"b\": %zu},\n   \"over_layouts\": ", r->wo.na, r->wo.nb);
+		json_layouts(f, &r->hl);
+		fprintf(f, ",\n   \"without_module\": {");
 		jab(f, &r->wo);
 		fprintf(f, "},\n   ");
 		json_by_seed(f, &r->wo_seed);
@@ -913,6 +1039,7 @@ int main(int argc, char **argv)
 
 	workloads(ia, na, ib, nb);
 	analyse(ia, na, ib, nb);
+	text_layouts();
 	text_headline();
 	text_by_seed();
 	text_stop_rule();

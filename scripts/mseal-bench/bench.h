@@ -40,6 +40,15 @@ size_t bench_page_size(void);
 void *bench_map_vmas(size_t n);
 double bench_now(void);		/* CLOCK_MONOTONIC, seconds */
 
+/*
+ * --layout N (layout.c): re-execute argv in layout N; returns 0 when it
+ * already runs in it, -1 with errno when it cannot.  _applied tells which
+ * layout this process runs in (0 where none) and its rnd, in pages.
+ */
+int bench_layout_apply(unsigned long long n, char **argv);
+int bench_layout_applied(unsigned long long *n, unsigned long long *rnd_pages);
+unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits);
+
 /* Summary statistics of n samples (sorted in place). */
 struct bench_summary {
 	double median, min, max, q1, q3;

@@ -57,6 +57,9 @@ static void usage(void)
 	       "  --warmup SECONDS      warm-up seconds, not counted (default 1; -w is its\n"
 	       "                        old spelling: -w names workloads in mseal-compare)\n"
 	       "  --vmas LIST           munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
+	       "  --layout N            run in layout N (1, 2, ...) of a seeded family of user\n"
+	       "                        address-space layouts drawn as ASLR draws them, the same\n"
+	       "                        on every kernel (default 0: the kernel's own layout)\n"
 	       "  --json                print a JSON summary after the per-second lines\n"
 	       "  --help, --version\n"
 	       "A bad option is one line on stderr and exit 2; a failed run exit 1.\n"
@@ -185,9 +188,13 @@ static int run_harness(const struct bench_opts *o)
 	if (o->json) {
 		struct bench_summary sum;
 
+		unsigned long long layout = 0, rnd = 0;
+
+		bench_layout_applied(&layout, &rnd);
 		printf("{\"workload\": \"%s\", \"tasks\": %d, \"mode\": \"%s\", "
-		       "\"seconds\": %d, \"ops_per_sec\": [", wl->name, o->tasks,
-		       o->threads ? "threads" : "processes", o->seconds);
+		       "\"seconds\": %d, \"layout\": %llu, \"layout_rnd_pages\": %llu, "
+		       "\"ops_per_sec\": [", wl->name, o->tasks,
+		       o->threads ? "threads" : "processes", o->seconds, layout, rnd);
 		for (s = 0; s < o->seconds; s++)
 			printf("%s%.0f", s ? ", " : "", per_sec[s]);
 		bench_summarize(per_sec, (size_t)o->seconds, &sum);
@@ -213,6 +220,18 @@ static int parse_int(const char *s, int lo, int hi, const char *what)
 	return (int)v;
 }
 
+static unsigned long long parse_layout(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !*s || *end || *s == '-')
+		bad("--layout wants a whole number (0: the kernel's own layout), not '%s'", s);
+	return v;
+}
+
 static const char *value(const char *arg)
 {
 	return arg[0] == '=' ? arg + 1 : arg;
@@ -227,6 +246,7 @@ int main(int argc, char **argv)
 		{ "threads", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "vmas", required_argument, NULL, 'v' },
+		{ "layout", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -234,6 +254,7 @@ int main(int argc, char **argv)
 	struct bench_opts o = {
 		.vmas = "1,2,4,8,16,32,64", .seconds = 5, .warmup = 1, .tasks = 1,
 	};
+	unsigned long long layout = 0;
 	const char *p;
 	size_t i;
 	int c;
@@ -247,6 +268,7 @@ int main(int argc, char **argv)
 		case 'T': o.threads = 1; break;
 		case 'j': o.json = 1; break;
 		case 'v': o.vmas = value(optarg); break;
+		case 'L': layout = parse_layout(value(optarg)); break;
 		case 'h': usage(); return 0;
 		case 'V': printf("mseal-bench %s\n", MSEAL_STATS_VERSION); return 0;
 		case ':': bad("%s wants a value", argv[optind - 1]);
@@ -273,5 +295,10 @@ int main(int argc, char **argv)
 			wl = workloads[i];
 	if (!wl)
 		bad("unknown workload '%s'", argv[optind]);
+	/* Re-executes itself in layout N; back here after that exec. */
+	if (layout && bench_layout_apply(layout, argv)) {
+		perror("mseal-bench: --layout");
+		return 1;
+	}
 	return wl->run ? wl->run(&o) : run_harness(&o);
 }

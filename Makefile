@@ -10,7 +10,7 @@
 #   make guest-arm64         the same for arm64 guests -> build/guest-arm64/
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
-#   make demo                the A/B comparison on QEMU's instruction clock (scripts/mseal-compare --clock icount)
+#   make demo                the A/B comparison on QEMU's instruction clock (scripts/mseal-compare vm --clock icount)
 #   make textfile            the node_exporter collector -> build/mseal-stats-textfile
 #   make textfile-install    it and its systemd units [PREFIX=/usr/local TEXTFILE_DIR=...]
 #   make clean
@@ -190,7 +190,7 @@ check:
 # 0.1 % whatever the host does (3 seeds each, 1 s a workload); prints the
 # tables and the plots' paths.
 demo:
-	scripts/mseal-compare --clock icount
+	scripts/mseal-compare vm --clock icount
 
 clean:
 	rm -rf build

@@ -13,7 +13,7 @@
 
 struct bench_opts {
 	const char *vmas;	/* munmap-vmas: comma-separated VMA counts */
-	int seconds;
+	double seconds;		/* measured; under 1: one sample that long */
 	int warmup;
 	int tasks;
 	int threads;		/* 0: processes */

@@ -10,6 +10,7 @@
  * second), and with --json a summary of the seconds after warm-up.
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -53,7 +54,8 @@ static void usage(void)
 	printf("usage: mseal-bench [options] WORKLOAD\n"
 	       "  -t, --tasks N         tasks (default 1)\n"
 	       "  --threads             tasks are threads (default: processes)\n"
-	       "  -s, --seconds SECONDS measured seconds (default 5)\n"
+	       "  -s, --seconds SECONDS measured seconds (default 5; under 1, e.g. 0.25: one\n"
+	       "                        sample that long, for the instruction clock)\n"
 	       "  --warmup SECONDS      warm-up seconds, not counted (default 1; -w is its\n"
 	       "                        old spelling: -w names workloads in mseal-compare)\n"
 	       "  --vmas LIST           munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
@@ -112,8 +114,16 @@ static int run_harness(const struct bench_opts *o)
 	unsigned long long prev[MAX_TASKS] = { 0 };
 	pthread_t tids[MAX_TASKS];
 	pid_t pids[MAX_TASKS];
-	int total_s = o->warmup + o->seconds, s, i, failed = 0;
-	double *per_sec = calloc(o->seconds ? o->seconds : 1, sizeof(double));
+	/*
+	 * Samples of a second, or one shorter sample where -s is under a
+	 * second (the instruction clock repeats a run to the operation: a
+	 * fraction of a second measures as well, and leaves time for more
+	 * layouts).  Warm-up is whole seconds.
+	 */
+	int nsamp = o->seconds < 1 ? 1 : (int)ceil(o->seconds);
+	double period = o->seconds / nsamp;
+	int total_s = o->warmup + nsamp, s, i, failed = 0;
+	double *per_sec = calloc((size_t)nsamp, sizeof(double));
 	double t_next;
 
 	counters = mmap(NULL, sizeof(*counters) * o->tasks, PROT_READ | PROT_WRITE,
@@ -142,7 +152,7 @@ static int run_harness(const struct bench_opts *o)
 		}
 	}
 
-	t_next = bench_now() + 1.0;
+	t_next = bench_now() + (o->warmup ? 1.0 : period);
 	for (s = 0; s < total_s; s++) {
 		unsigned long long min = ~0ULL, max = 0, total = 0;
 		struct timespec ts;
@@ -153,7 +163,7 @@ static int run_harness(const struct bench_opts *o)
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 			nanosleep(&ts, NULL);
 		}
-		t_next += 1.0;
+		t_next += s + 1 < o->warmup ? 1.0 : period;
 		for (i = 0; i < o->tasks; i++) {
 			unsigned long long now = counters[i].ops, d = now - prev[i];
 
@@ -167,7 +177,7 @@ static int run_harness(const struct bench_opts *o)
 		       min, max, total);
 		fflush(stdout);
 		if (s >= o->warmup)
-			per_sec[s - o->warmup] = (double)total;
+			per_sec[s - o->warmup] = (double)total / period;
 		if (failed)
 			break;
 	}
@@ -192,12 +202,12 @@ static int run_harness(const struct bench_opts *o)
 
 		bench_layout_applied(&layout, &rnd);
 		printf("{\"workload\": \"%s\", \"tasks\": %d, \"mode\": \"%s\", "
-		       "\"seconds\": %d, \"layout\": %llu, \"layout_rnd_pages\": %llu, "
+		       "\"seconds\": %g, \"layout\": %llu, \"layout_rnd_pages\": %llu, "
 		       "\"ops_per_sec\": [", wl->name, o->tasks,
 		       o->threads ? "threads" : "processes", o->seconds, layout, rnd);
-		for (s = 0; s < o->seconds; s++)
+		for (s = 0; s < nsamp; s++)
 			printf("%s%.0f", s ? ", " : "", per_sec[s]);
-		bench_summarize(per_sec, (size_t)o->seconds, &sum);
+		bench_summarize(per_sec, (size_t)nsamp, &sum);
 		printf("], \"median\": %.0f, \"min\": %.0f, \"max\": %.0f, "
 		       "\"q1\": %.0f, \"q3\": %.0f, \"spread_pct\": %.2f}\n",
 		       sum.median, sum.min, sum.max, sum.q1, sum.q3,
@@ -218,6 +228,19 @@ static int parse_int(const char *s, int lo, int hi, const char *what)
 	if (errno || !*s || *end || v < lo || v > hi)
 		bad("%s wants a whole number from %d to %d, not '%s'", what, lo, hi, s);
 	return (int)v;
+}
+
+/* -s: seconds, a decimal from 0.01 (a fraction of a second: one sample). */
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !*s || *end || !(v >= 0.01 && v <= 86400))
+		bad("-s wants seconds from 0.01 to 86400, not '%s'", s);
+	return v;
 }
 
 static unsigned long long parse_layout(const char *s)
@@ -263,7 +286,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":t:s:w:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't': o.tasks = parse_int(value(optarg), 1, MAX_TASKS, "-t"); break;
-		case 's': o.seconds = parse_int(value(optarg), 1, 86400, "-s"); break;
+		case 's': o.seconds = parse_seconds(value(optarg)); break;
 		case 'w': o.warmup = parse_int(value(optarg), 0, 3600, "--warmup"); break;
 		case 'T': o.threads = 1; break;
 		case 'j': o.json = 1; break;

@@ -22,7 +22,7 @@ struct point {
 	struct bench_summary ns;
 };
 
-static int measure(long n, int seconds, double *ns, struct point *pt)
+static int measure(long n, double seconds, double *ns, struct point *pt)
 {
 	size_t pg = bench_page_size(), k = 0;
 	double end = bench_now() + seconds, busy = 0;
@@ -77,7 +77,11 @@ static int munmap_vmas_run(const struct bench_opts *o)
 		npts++;
 	}
 	if (o->json) {
-		printf("{\"workload\": \"munmap-vmas\", \"seconds\": %d, \"points\": [", o->seconds);
+		unsigned long long layout = 0, rnd = 0;
+
+		bench_layout_applied(&layout, &rnd);
+		printf("{\"workload\": \"munmap-vmas\", \"seconds\": %g, \"layout\": %llu, "
+		       "\"layout_rnd_pages\": %llu, \"points\": [", o->seconds, layout, rnd);
 		for (i = 0; i < npts; i++)
 			printf("%s{\"vmas\": %ld, \"munmaps\": %lu, \"munmap_ns_median\": %.0f, "
 			       "\"q1\": %.0f, \"q3\": %.0f}", i ? ", " : "", pts[i].vmas,

@@ -194,6 +194,16 @@ static void clock_and_seed(struct record *r)
 		r->seed = REC_NO_SEED;
 }
 
+/* ASLR as record saw it; older records: off where the command line says norandmaps. */
+static void aslr(struct record *r)
+{
+	char cmdline[4096];
+
+	r->aslr = (int)msj_int(text, "aslr", -1);
+	if (r->aslr < 0 && msj_str(text, "cmdline", cmdline, sizeof(cmdline)))
+		r->aslr = strstr(cmdline, "norandmaps") ? 0 : -1;
+}
+
 /* The load average at the record's start ("0.52 0.30 0.12": its first figure), and the CPUs. */
 static void load_at_start(struct record *r)
 {
@@ -261,6 +271,7 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 	raw_at("options", r->options, sizeof(r->options));
 	clock_and_seed(r);
 	load_at_start(r);
+	aslr(r);
 	if (!r->release[0]) {
 		snprintf(err, errlen, "%s: meta.json names no release", name);
 		return -1;

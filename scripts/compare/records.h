@@ -57,6 +57,7 @@ struct record {
 	int cpus;		/* 0: not recorded */
 	long long epoch;
 	int with_module;	/* the module was loaded for the second phase */
+	int aslr;		/* randomize_va_space (0: one fixed user layout); -1: not recorded */
 	int nwl;
 	struct boot_wl wl[REC_MAX_WL];
 };

@@ -68,6 +68,7 @@ struct wl_result {
 static struct record recs[REC_MAX];
 static struct wl_result res[REC_MAX_WL];
 static int nres;
+static int nrecs_all;		/* records loaded */
 static FILE *txt;
 static const struct clock_unit *clk;
 static long long seeds_a[REC_MAX], seeds_b[REC_MAX], seeds[REC_MAX];
@@ -297,12 +298,14 @@ static void text_layout_account(void)
  */
 static void text_layouts(void)
 {
-	int i, paired = 0, fixed = 0;
+	int i, paired = 0, fixed = 0, fixed_layout = 0;
 
 	for (i = 0; i < nres; i++) {
 		paired |= res[i].hl.paired;
 		fixed |= res[i].hl.delta.boot_fixed;
 	}
+	for (i = 0; i < nrecs_all; i++)
+		fixed_layout |= recs[i].aslr == 0;
 	say("\nThe headline, without the module: mean ops/s over address-space layouts (every run a\n"
 	    "fresh process, so a layout of its own), B against A; 95 %% interval over layouts and boots\n");
 	say("  %-16s %7s %5s %11s %11s %9s %20s %14s %8s\n", "workload", "layouts", "boots", "A ops/s",
@@ -326,11 +329,14 @@ static void text_layouts(void)
 	if (paired)
 		say("  (layouts matched A to B: the same seeded layouts, mseal-bench --layout N, on both\n"
 		    "   kernels; the delta's interval from the per-layout pairs, clustered by boot)\n");
-	else
+	else if (!fixed_layout)
 		say("  (layouts not matched: each run its own layout (ASLR), the kernels' runs two\n"
 		    "   independent samples, each clustered by boot)\n");
 	say("  (ratio of mean ops/s; Student's t on the larger of the runs' and the boots' variance,\n"
 	    "   at boots - 1 degrees of freedom: few boots widen it)\n");
+	if (fixed_layout && !paired)
+		say("  note: ASLR was off in some boots (norandmaps or randomize_va_space 0): their runs\n"
+		    "  all had one layout, the kernel's fixed one, so the interval holds that layout fixed\n");
 	if (fixed)
 		say("  note: a kernel has one boot here: its interval covers the layouts only and holds\n"
 		    "  that boot fixed (its kernel layout, code placement); record more boots\n");
@@ -1015,6 +1021,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mseal-compare report: %s\n", err);
 		return 2;
 	}
+	nrecs_all = n;
 	if (!n)
 		die(2, dir, "no boot records (folders with a meta.json, made by mseal-compare record)");
 	if (choose_ab(recs, n, ra, rb, &c, err, sizeof(err)))

@@ -20,7 +20,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install kdir-check dkms-install dkms-remove textfile textfile-install clean bench guest guest-arm64 unit check demo
+.PHONY: all modules install kdir-check dkms-install dkms-remove textfile textfile-install clean bench guest guest-arm64 unit unit-cflags check demo
 all: modules
 
 modules: kdir-check
@@ -166,7 +166,9 @@ build/mseal-overhead-summary: testbed/overhead/summary.c scripts/compare/cmpstat
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -Iscripts/compare -o $@ testbed/overhead/summary.c scripts/compare/cmpstats.c -lm
 
-UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined
+# -fno-sanitize-recover=all: a UBSan report ends the test with a non-zero
+# status (by default UBSan prints and goes on, and 05-unit would pass it).
+UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/unit/%,$(UNIT_SRCS))
 UNIT_LINK_test_cmpstats := -lm
@@ -178,9 +180,13 @@ UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)
 
-build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch])
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch]) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
+
+# The flags, for 05-unit's check that a sanitizer report is fatal.
+unit-cflags:
+	@echo $(UNIT_CFLAGS)
 
 check:
 	tests/run

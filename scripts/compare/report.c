@@ -32,6 +32,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +96,10 @@ static FILE *open_in(const char *dir, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f) {
-		perror(path);
-		exit(2);
+		/* A failure at run time (DIR not writable: another user's
+		 * plot-data/), not a usage error: exit 1 as README says. */
+		fprintf(stderr, "mseal-compare report: cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
 	}
 	return f;
 }

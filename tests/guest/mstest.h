@@ -256,7 +256,7 @@ static inline void ms_expect_check(const char *name)
 	bool has = ms_kernel_has(name);
 
 	t_ok(has ? !strcmp(st, "attached") : !strcmp(st, "absent"),
-	     "check %s: %s (the kernel %s it)", name, st, has ? "has" : "has not");
+	     "check %s: %s (%s the kernel)", name, st, has ? "in" : "not in");
 }
 
 /*

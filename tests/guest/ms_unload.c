@@ -5,9 +5,11 @@
  *   ms_unload CHECK [N]        (N default 100)
  *
  * Needs mseal_stats.ko and the test-only ms_park.ko (tests/kmod/ms_park.c,
- * func=CHECK comm=ms_parked) loaded, and 3 vCPUs or more: the parked task
- * holds one with interrupts off, rmmod may spin on another (an IPI to the
- * parked CPU for ftrace's text patching), the test runs on a third.
+ * func=CHECK comm=ms_parked) loaded, and 4 vCPUs or more: the parked task
+ * holds CPU 1 with interrupts off, rmmod (CPU 3) may spin in an IPI to it
+ * (ftrace's text patching), the test runs on CPU 2: each pinned, since a
+ * task whose timer or wakeup is queued on the parked CPU waits for the park
+ * to end (so it went on src-debug before they were pinned).
  *
  * A child named ms_parked makes N madvise(MADV_DONTNEED) calls of one page
  * (each runs CHECK once, through mseal_stats' trampoline), then, ms_park
@@ -26,6 +28,7 @@
  * times (every trampoline unpatched and patched again under the load);
  * then the N calls must still be counted exactly.
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/prctl.h>
@@ -61,12 +64,24 @@ static void wait_phase_done(int phase)
 		usleep(1000);
 }
 
+/* Run on CPU only: the parked CPU takes no interrupt, so a task whose
+ * timer or wakeup sits there would wait as long as the park (src-debug). */
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void child(int n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	char *a = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int i;
 
+	pin(1);		/* parks on CPU 1 */
 	prctl(PR_SET_NAME, "ms_parked");
 	while (atomic_load(&sh->phase) < 1)
 		usleep(1000);
@@ -130,6 +145,12 @@ int main(int argc, char **argv)
 		t_ok(0, "mseal_stats and ms_park are loaded");
 		return 1;
 	}
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 4) {
+		t_ok(0, "4 CPUs: the parked one, rmmod's, this test's and one more (%ld online)",
+		     sysconf(_SC_NPROCESSORS_ONLN));
+		return 1;
+	}
+	pin(2);		/* this test on CPU 2, rmmod on CPU 3 */
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		return 1;
@@ -182,6 +203,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	rm = fork();
 	if (rm == 0) {
+		pin(3);
 		execlp("rmmod", "rmmod", "mseal_stats", (char *)NULL);
 		_exit(127);
 	}

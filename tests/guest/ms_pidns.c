@@ -36,6 +36,29 @@ static void worker(int go, int done, int quit)
 	_exit(0);
 }
 
+/*
+ * The child of PARENT, from every /proc/PID/status's PPid: for kernels
+ * without CONFIG_PROC_CHILDREN (src-debug's tinyconfig), where
+ * /proc/PID/task/PID/children is not there.  0 if none.
+ */
+static pid_t child_of(pid_t parent)
+{
+	char path[64], buf[2048], *p;
+	pid_t pid;
+
+	for (pid = 2; pid < 32768; pid++) {
+		if (pid == parent)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+		if (msj_read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		p = strstr(buf, "\nPPid:");
+		if (p && atoi(p + 6) == parent)
+			return pid;
+	}
+	return 0;
+}
+
 int main(void)
 {
 	int go[2], done[2], quit[2], status, ok_inside = 0;
@@ -92,7 +115,7 @@ int main(void)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", ns_init, ns_init);
 		if (msj_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%ld", &child) == 1)
 			w = (pid_t)child;
-		else
+		else if (!(w = child_of(ns_init)))
 			usleep(10000);
 	}
 	/* PID 1 has set the filter once its parameter read says 2: wait for it. */

@@ -12,7 +12,8 @@
  * exactly, and no probe missed a hit; every JSON read parses, every text
  * read is whole (starts with the header, ends with "end of report").
  * Phase 2: the same load while the reader also resets and changes the tgid
- * and comm filters between reads: no crash, every read still whole, and
+ * and comm filters between reads, the load going on until the reader has
+ * read 32 times and reset 16 times: no crash, every read still whole, and
  * in every JSON read every cell whole (count equal to its histogram's sum,
  * min <= mean <= max, min 0 only with count 0) and calibration_ns not 0:
  * resets land while handlers are halfway through cells.
@@ -66,6 +67,22 @@ static int round_of_calls(void)
 	return bad;
 }
 
+/*
+ * Phase 2 is a storm only if the reader works through it: the workers go on
+ * past their OPS rounds until the reader has read MIN_READS times and reset
+ * MIN_RESETS times since phase 2 began (a fresh run once saw 4 resets and 8
+ * reads on a slow kernel: the load had ended before the reader got going),
+ * at most MAX_ROUNDS_X times OPS rounds.  Shared with the processes.
+ */
+#define MIN_READS	32
+#define MIN_RESETS	16
+#define MAX_ROUNDS_X	200
+struct shared {
+	atomic_int enough;		/* the reader has done its minimum */
+	atomic_long rounds2;		/* rounds made in phase 2, all workers */
+};
+static struct shared *sh;
+
 /* Every worker, thread or process: OPS rounds per phase, two phases. */
 static int worker(void)
 {
@@ -77,6 +94,10 @@ static int worker(void)
 			return 1;
 		for (i = 0; i < ops; i++)
 			bad |= round_of_calls();
+		for (; phase == 1 && !atomic_load(&sh->enough) && i < MAX_ROUNDS_X * ops; i++)
+			bad |= round_of_calls();
+		if (phase == 1)
+			atomic_fetch_add(&sh->rounds2, i);
 		c = bad ? 'x' : '.';
 		if (write(done_pipe[1], &c, 1) != 1)
 			return 1;
@@ -163,6 +184,8 @@ static void *reader(void *arg)
 			resets++;
 			break;
 		}
+		if (reads >= MIN_READS && resets >= MIN_RESETS)
+			atomic_store(&sh->enough, 1);
 	}
 	return NULL;
 }
@@ -201,7 +224,7 @@ int main(int argc, char **argv)
 		calibrate = 0;
 	workers = nthreads + nprocs;
 	pg = sysconf(_SC_PAGESIZE);
-	t_plan(NSYS + 10);
+	t_plan(NSYS + 11);
 	if (!ms_loaded()) {
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
@@ -209,6 +232,11 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, "ms_stress");
 	if (pipe(go_pipe) || pipe(done_pipe) || pipe(quit_pipe)) {
 		t_ok(0, "pipes");
+		return 1;
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		t_ok(0, "shared page");
 		return 1;
 	}
 	th = calloc(nthreads, sizeof(*th));
@@ -253,6 +281,7 @@ int main(int argc, char **argv)
 
 	/* Phase 2: the reader resets and changes the filters meanwhile. */
 	reads = bad_json = bad_text = 0;	/* bad_cells and zero_calib: over both */
+	resets = 0;
 	atomic_store(&reader_phase, 2);
 	bad = run_phase(workers);
 	atomic_store(&reader_stop, 1);
@@ -262,6 +291,10 @@ int main(int argc, char **argv)
 	     "phase 2 (%ld resets and filter changes): %ld reads of each report, %ld JSON not parsing, %ld text not whole",
 	     resets, reads, bad_json, bad_text);
 	t_eq(failed_writes, 0, "phase 2: every reset, calibrate and filter write accepted");
+	t_ok(atomic_load(&sh->enough) && reads >= MIN_READS && resets >= MIN_RESETS &&
+	     atomic_load(&sh->rounds2) >= (long)workers * ops,
+	     "phase 2 was a storm: %ld reads (at least %d) and %ld resets (at least %d) while the load ran, %ld rounds of calls (at least %ld)",
+	     reads, MIN_READS, resets, MIN_RESETS, atomic_load(&sh->rounds2), (long)workers * ops);
 	t_ok(!bad_cells && !zero_calib,
 	     "phases 1 and 2: every cell whole in every JSON read (%ld not%s%s), calibration_ns never 0 (%ld times 0)",
 	     bad_cells, bad_cells ? ", first: " : "", bad_cells ? why : "", zero_calib);

@@ -105,6 +105,108 @@ static inline const char *ms_snapshot(void)
 	return ms_json;
 }
 
+/*
+ * A fault injected for the tests of the tests (issue 30): with
+ * MS_TEST_DROP_CHECK=NAME in the environment, the check NAME reads as if
+ * the module had not attached it: its probe "absent", its cells missing.
+ * A kernel that has NAME must then fail the tests, not skip them.
+ */
+static inline bool ms_dropped(const char *name)
+{
+	const char *drop = getenv("MS_TEST_DROP_CHECK");
+
+	return drop && *drop && !strcmp(drop, name);
+}
+
+/* Does the report path PATH ("syscalls.madvise.checks.NAME.count") name the
+ * dropped check as one of its parts? */
+static inline bool ms_path_dropped(const char *path)
+{
+	const char *drop = getenv("MS_TEST_DROP_CHECK"), *p = path;
+	size_t n = drop ? strlen(drop) : 0;
+
+	while (n && (p = strstr(p, drop))) {
+		if ((p == path || p[-1] == '.') && (p[n] == '.' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * Does this kernel have the seal check NAME, so that the module must attach
+ * it?  Never from the module's own report: from the table of the test bed's
+ * kernels (tests/lib/kernel-checks.sh), which the suites pass in
+ * MS_EXPECT_CHECKS ("can_modify_vma_madv", "can_modify_mm can_modify_mm_madv"
+ * or "none"); without it (a test run by hand) from /proc/kallsyms, where a
+ * check the module can attach is a function (also as NAME.isra.N and the
+ * like).  A check the kernel has and the module did not attach is then a
+ * failure, never a skip.  Read before the quiet part of a test (kallsyms
+ * through stdio allocates): ms_kernel_checks() does so once.
+ */
+static inline bool ms_in_kallsyms(const char *name)
+{
+	char line[512], *sym;
+	size_t n = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		/* "ADDR T NAME" or "ADDR t NAME\t[module]": built-in text only */
+		if (strlen(line) < 4 || strchr(line, '['))
+			continue;
+		sym = strchr(line, ' ');
+		if (!sym || (sym[1] != 't' && sym[1] != 'T') || sym[2] != ' ')
+			continue;
+		sym += 3;
+		found = !strncmp(sym, name, n) && (sym[n] == '\0' || sym[n] == '.');
+	}
+	fclose(f);
+	return found;
+}
+
+static const char *const ms_check_names[] = {
+	"can_modify_mm", "can_modify_mm_madv", "can_modify_vma", "can_modify_vma_madv",
+};
+#define MS_NCHECKS 4
+static int ms_kernel_check[MS_NCHECKS] = { -1, -1, -1, -1 };
+
+/* Fill ms_kernel_check[] (once): 1 when the kernel has the check. */
+static inline void ms_kernel_checks(void)
+{
+	const char *want = getenv("MS_EXPECT_CHECKS"), *p;
+	size_t n;
+	int i;
+
+	if (ms_kernel_check[0] >= 0)
+		return;
+	for (i = 0; i < MS_NCHECKS; i++) {
+		if (!want) {
+			ms_kernel_check[i] = ms_in_kallsyms(ms_check_names[i]);
+			continue;
+		}
+		ms_kernel_check[i] = 0;
+		n = strlen(ms_check_names[i]);
+		for (p = want; (p = strstr(p, ms_check_names[i])); p += n)
+			if ((p == want || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+				ms_kernel_check[i] = 1;
+	}
+}
+
+static inline bool ms_kernel_has(const char *name)
+{
+	int i;
+
+	ms_kernel_checks();
+	for (i = 0; i < MS_NCHECKS; i++)
+		if (!strcmp(name, ms_check_names[i]))
+			return ms_kernel_check[i] == 1;
+	return false;
+}
+
 static inline long long ms_get(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline long long ms_get(const char *fmt, ...)
 {
@@ -114,6 +216,8 @@ static inline long long ms_get(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(path, sizeof(path), fmt, ap);
 	va_end(ap);
+	if (ms_path_dropped(path))
+		return -1;
 	return msj_int(ms_json, path, -1);
 }
 
@@ -123,6 +227,8 @@ static inline const char *ms_probe_state(const char *name)
 	static char state[32], path[64], s[64];
 	int i;
 
+	if (ms_dropped(name))
+		return "absent";
 	for (i = 0; i < 64; i++) {
 		snprintf(path, sizeof(path), "probes.%d.name", i);
 		if (!msj_str(ms_json, path, s, sizeof(s)))
@@ -138,6 +244,46 @@ static inline const char *ms_probe_state(const char *name)
 static inline int ms_attached(const char *name)
 {
 	return !strcmp(ms_probe_state(name), "attached");
+}
+
+/*
+ * One result: the check NAME is attached when the kernel has it (see
+ * ms_kernel_has) and "absent" when it has not.
+ */
+static inline void ms_expect_check(const char *name)
+{
+	const char *st = ms_probe_state(name);
+	bool has = ms_kernel_has(name);
+
+	t_ok(has ? !strcmp(st, "attached") : !strcmp(st, "absent"),
+	     "check %s: %s (%s the kernel)", name, st, has ? "in" : "not in");
+}
+
+/*
+ * One result: the table (MS_EXPECT_CHECKS) names the checks /proc/kallsyms
+ * has, no more, no fewer: the table is the kernel's, not a guess.  Without
+ * the table, a skip (ms_kernel_has reads kallsyms then).
+ */
+static inline void ms_expect_table_is_kallsyms(void)
+{
+	char got[128] = "";
+	int i, bad = 0;
+
+	if (!getenv("MS_EXPECT_CHECKS")) {
+		t_skip("MS_EXPECT_CHECKS not set: the checks come from /proc/kallsyms");
+		return;
+	}
+	for (i = 0; i < MS_NCHECKS; i++) {
+		bool k = ms_in_kallsyms(ms_check_names[i]);
+
+		if (k) {
+			strcat(got, " ");
+			strcat(got, ms_check_names[i]);
+		}
+		bad += k != ms_kernel_has(ms_check_names[i]);
+	}
+	t_ok(!bad, "the kernel's checks in the table (\"%s\") are kallsyms' (\"%s\")",
+	     getenv("MS_EXPECT_CHECKS"), got[0] ? got + 1 : "none");
 }
 
 /* Sum of "missed" over all probes in the last snapshot. */
@@ -244,10 +390,30 @@ static inline bool ms_cell_whole(const char *cell)
 	return min > 0 && min <= total / n && total / n <= max;
 }
 
+/* Is the probe NAME "attached" in report JSON (not the last snapshot)? */
+static inline bool ms_attached_in(const char *json, const char *name)
+{
+	char path[64], s[64];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "probes.%d.name", i);
+		if (!msj_str(json, path, s, sizeof(s)))
+			return false;
+		if (!strcmp(s, name)) {
+			snprintf(path, sizeof(path), "probes.%d.state", i);
+			return msj_str(json, path, s, sizeof(s)) && !strcmp(s, "attached");
+		}
+	}
+	return false;
+}
+
 /*
  * Every cell of report JSON: each syscall's, and each check's under every
- * syscall, "other" and "worker".  Returns how many are not whole; names
- * the first in WHY.
+ * syscall, "other" and "worker".  Returns how many are not whole, or
+ * missing: the "syscalls", "other" and "worker" objects, the row of a
+ * syscall whose probe is attached, the cell of an attached check in any
+ * row present (the module shows those even at 0).  Names the first in WHY.
  */
 static inline int ms_cells_whole(const char *json, char *why, size_t size)
 {
@@ -262,18 +428,27 @@ static inline int ms_cells_whole(const char *json, char *why, size_t size)
 	int bad = 0;
 	size_t i, k;
 
+	if (!syscalls && !bad++)
+		snprintf(why, size, "no \"syscalls\" object");
 	/* Each object found once, each cell looked up inside its own. */
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
 		bool top = i >= 10;	/* "other" and "worker": rows of checks only */
 
 		row = top ? msj_find(json, sys[i]) : syscalls ? msj_find(syscalls, sys[i]) : NULL;
-		if (!row)
+		if (!row) {
+			if ((top || ms_attached_in(json, sys[i])) && !bad++)
+				snprintf(why, size, "%s: no row", sys[i]);
 			continue;
+		}
 		if (!top && !ms_cell_whole(row) && !bad++)
 			snprintf(why, size, "syscalls.%s", sys[i]);
 		checks = top ? row : msj_find(row, "checks");
+		if (!checks && !bad++)
+			snprintf(why, size, "%s: no checks object", sys[i]);
 		for (k = 0; checks && k < sizeof(chk) / sizeof(chk[0]); k++) {
 			c = msj_find(checks, chk[k]);
+			if (!c && ms_attached_in(json, chk[k]) && !bad++)
+				snprintf(why, size, "%s.%s: no cell", sys[i], chk[k]);
 			if (c && !ms_cell_whole(c) && !bad++)
 				snprintf(why, size, "%s.%s", sys[i], chk[k]);
 		}

@@ -1,0 +1,60 @@
+# The seal checks each kernel of the test bed has: the table the guest tests
+# take their expectations from (issue 30).  Sourced.
+# shellcheck shell=bash
+#
+# Never the module's own report: a check the kernel has and the module did
+# not attach must fail the tests, not turn them into skips.  The table
+# follows the kernel's history (shared/kernel-facts.md, "Where the seal
+# checks live"), read from the kernel's release; every guest run of
+# ms_counts checks it against the guest's /proc/kallsyms
+# (ms_expect_table_is_kallsyms in tests/guest/mstest.h).
+#
+#   kernel_checks SPEC    prints the checks, space-separated, or "none";
+#                         provisions SPEC (testbed/kernels path) to read its
+#                         release.  Fails (status 1) for a kernel it cannot
+#                         place: a test must not guess.
+#
+# The guest gets the list as MS_EXPECT_CHECKS (guest_check_env below).
+# MSEAL_TEST_DROP_CHECK=NAME on the host is a fault injected for the tests
+# of the tests: the guest programs then read the check NAME as not attached
+# (MS_TEST_DROP_CHECK, tests/guest/mstest.h), and a kernel that has NAME
+# must fail its suite.
+
+kernel_checks() {
+	local spec=$1 dir rel major minor
+	# src-preseries: 6.12 with the pre-series checks put back
+	# (kernel/patches/): can_modify_mm and can_modify_mm_madv, global;
+	# can_modify_vma stays a static inline.  can_modify_vma_madv goes.
+	case $spec in
+	src-preseries|src-preseries-bpf) echo "can_modify_mm can_modify_mm_madv"; return 0 ;;
+	esac
+	dir=$("$MS_ROOT/testbed/kernels" path "$spec" 2>/dev/null) || return 1
+	rel=$(cat "$dir/release" 2>/dev/null) || return 1
+	major=${rel%%.*} minor=${rel#*.} minor=${minor%%[!0-9]*}
+	case $major in ''|*[!0-9]*) return 1 ;; esac
+	case $minor in ''|*[!0-9]*) return 1 ;; esac
+	if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 10 ]; }; then
+		echo none		# no mseal before 6.10
+	elif [ "$major" -eq 6 ] && [ "$minor" -lt 12 ]; then
+		# 6.10, 6.11: can_modify_vma static (inlined or a clone: the
+		# module does not count on it)
+		echo "can_modify_mm can_modify_mm_madv"
+	elif [ "$major" -eq 6 ] && [ "$minor" -lt 17 ]; then
+		echo can_modify_vma_madv	# can_modify_vma a static inline
+	else
+		echo none		# 6.17 on: vma_is_sealed(), static inline
+	fi
+}
+
+# guest_check_env SPEC: the shell line a guest script starts with, exporting
+# MS_EXPECT_CHECKS (and MS_TEST_DROP_CHECK when MSEAL_TEST_DROP_CHECK is
+# set).  Fails when kernel_checks does.
+guest_check_env() {
+	local c
+	c=$(kernel_checks "$1") || return 1
+	printf 'export MS_EXPECT_CHECKS="%s";' "$c"
+	if [ -n "${MSEAL_TEST_DROP_CHECK:-}" ]; then
+		printf ' export MS_TEST_DROP_CHECK="%s";' "$MSEAL_TEST_DROP_CHECK"
+	fi
+	printf '\n'
+}

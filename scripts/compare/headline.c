@@ -10,14 +10,17 @@
 /* One kernel's runs of a workload: without the module (ops) and with it (chk). */
 struct runs {
 	double ops[REC_MAX * 4], chk[REC_MAX * 4];
-	long long layout[REC_MAX * 4], boot[REC_MAX * 4];
+	long long layout[REC_MAX * 4], rnd[REC_MAX * 4], boot[REC_MAX * 4];
 	size_t n;
 };
 
-/* A boot's cluster: its seed where it has one (A's and B's boot of a seed together), else itself. */
+/*
+ * A boot's cluster: its seed where it has one (A's and B's boot of a seed
+ * together), else itself (negative: seeds are not).
+ */
 static long long boot_key(const struct record *recs, int idx)
 {
-	return recs[idx].seed != REC_NO_SEED ? recs[idx].seed : 1000000 + idx;
+	return recs[idx].seed != REC_NO_SEED ? recs[idx].seed : -1 - (long long)idx;
 }
 
 /*
@@ -35,6 +38,7 @@ static void gather(const struct record *recs, const int *idx, int n, const char 
 		for (r = 0; w && r < w->nrun[0] && s->n < sizeof(s->ops) / sizeof(s->ops[0]); r++) {
 			s->ops[s->n] = w->run[0][r].ops;
 			s->layout[s->n] = w->run[0][r].layout;
+			s->rnd[s->n] = w->run[0][r].rnd;
 			s->chk[s->n] = r < w->nrun[1] && w->run[1][r].layout == w->run[0][r].layout ?
 				       w->run[1][r].chk : NAN;
 			s->boot[s->n++] = boot_key(recs, idx[i]);
@@ -42,14 +46,22 @@ static void gather(const struct record *recs, const int *idx, int n, const char 
 	}
 }
 
-/* Every run in a seeded layout: the kernels can pair by layout. */
-static int all_seeded(const struct runs *s)
+/*
+ * The kernels can pair by layout: every run in a seeded layout, and each
+ * layout in one boot only (a layout run again in another boot would merge
+ * two boots' runs into one cluster, and the boots' spread would go unseen).
+ */
+static int pairable(const struct runs *s)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		if (!s->layout[i])
 			return 0;
+		for (j = 0; j < i; j++)
+			if (s->layout[j] == s->layout[i] && s->boot[j] != s->boot[i])
+				return 0;
+	}
 	return s->n > 0;
 }
 
@@ -80,6 +92,7 @@ static size_t per_layout(struct runs *s)
 			}
 		}
 		s->layout[k] = s->layout[i];
+		s->rnd[k] = s->rnd[i];
 		s->boot[k] = s->boot[i];
 		s->ops[k] = ops / n;
 		s->chk[k++] = nc ? chk / nc : NAN;
@@ -87,7 +100,11 @@ static size_t per_layout(struct runs *s)
 	return s->n = k;
 }
 
-/* Pair A's and B's layouts: both keep only the layouts they share, in A's order. */
+/*
+ * Pair A's and B's layouts: both keep only the layouts they share, in A's
+ * order; layout N is the same place on both only with the same rnd (the
+ * same mmap_rnd_bits).
+ */
 static size_t match(struct runs *a, struct runs *b)
 {
 	static struct runs t;
@@ -95,13 +112,14 @@ static size_t match(struct runs *a, struct runs *b)
 
 	t = *b;
 	for (i = 0; i < a->n; i++) {
-		for (j = 0; j < t.n && t.layout[j] != a->layout[i]; j++)
+		for (j = 0; j < t.n && (t.layout[j] != a->layout[i] || t.rnd[j] != a->rnd[i]); j++)
 			;
 		if (j == t.n)
 			continue;
 		a->ops[k] = a->ops[i];
 		a->chk[k] = a->chk[i];
 		a->layout[k] = a->layout[i];
+		a->rnd[k] = a->rnd[i];
 		a->boot[k] = a->boot[i];
 		b->ops[k] = t.ops[j];
 		b->chk[k] = t.chk[j];
@@ -114,7 +132,7 @@ static size_t match(struct runs *a, struct runs *b)
 /* The account over the runs (pairs) that have a check time: x = checks, y = ns per op. */
 static void account(const struct runs *a, const struct runs *b, int paired, struct headline *h)
 {
-	static double xa[REC_MAX * 4], ya[REC_MAX * 4], xb[REC_MAX * 4], yb[REC_MAX * 4];
+	static double xa[REC_MAX * 4], ya[REC_MAX * 4], xb[REC_MAX * 4], yb[REC_MAX * 4], one[REC_MAX * 4];
 	static long long ka[REC_MAX * 4], kb[REC_MAX * 4];
 	size_t i, na = 0, nb = 0;
 
@@ -139,8 +157,18 @@ static void account(const struct runs *a, const struct runs *b, int paired, stru
 	}
 	h->check[0] = lay_mean(xa, na);
 	h->check[1] = -lay_mean(xb, nb) + 0.0;	/* not -0 */
-	h->gap_ns = lay_mean(ya, na) + lay_mean(yb, nb);
+	for (i = 0; i < na; i++)
+		one[i] = 1;
+	/* The gap alone: its mean over ones, the same machinery. */
+	lay_ratio(&(struct lay_side){ ya, one, ka, na }, &(struct lay_side){ yb, NULL, kb, nb }, paired, &h->gap);
+	h->gap_ns = h->gap.q;
 	lay_ratio(&(struct lay_side){ xa, ya, ka, na }, &(struct lay_side){ xb, yb, kb, nb }, paired, &h->acct);
+	/*
+	 * A ratio whose denominator may be 0 has no interval (Fieller): where
+	 * the gap's own interval covers 0, say none.
+	 */
+	if (!(h->gap.lo > 0 || h->gap.hi < 0))
+		h->acct.lo = h->acct.hi = NAN;
 }
 
 void headline(const struct record *recs, const int *ia, int na, const int *ib, int nb,
@@ -155,7 +183,7 @@ void headline(const struct record *recs, const int *ia, int na, const int *ib, i
 	h->cv[0] = h->cv[1] = h->check[0] = h->check[1] = NAN;
 	gather(recs, ia, na, wl, &a);
 	gather(recs, ib, nb, wl, &b);
-	h->paired = all_seeded(&a) && all_seeded(&b);
+	h->paired = pairable(&a) && pairable(&b);
 	if (h->paired) {
 		per_layout(&a);
 		per_layout(&b);

@@ -24,7 +24,9 @@ struct headline {
 	double cv[2];		/* their spread from layout to layout: CV, % */
 	double pair_sd;		/* paired: sd of the per-layout deltas, points; NaN: unpaired */
 	struct lay_ci delta;	/* b / a with its interval */
-	struct lay_ci acct;	/* (checks A - B) / (per-op A - B); n 0: no account */
+	struct lay_ci acct;	/* (checks A - B) / (per-op A - B); n 0: no account;
+				 * no interval where the gap's covers 0 */
+	struct lay_ci gap;	/* per-op A - B without the module, ns, with its interval */
 	double check[2];	/* mean net check ns per operation, A and B */
 	double gap_ns;		/* mean ns per operation A less B, without the module */
 };

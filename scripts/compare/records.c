@@ -58,15 +58,16 @@ static int read_json(const char *rdir, const char *file)
  * for munmap-vmas (one VMA count a run) 1e9 / the median munmap ns, so the
  * same statistics apply.  NaN when there is none.
  */
-static double bench_ops(const char *rdir, const char *file, long long *layout)
+static double bench_ops(const char *rdir, const char *file, long long *layout, long long *rnd)
 {
 	double ns;
 
-	*layout = 0;
+	*layout = *rnd = 0;
 	if (read_json(rdir, file))
 		return NAN;
 	/* mseal-bench --layout N (absent before it existed: the kernel's own). */
 	*layout = msj_int(text, "layout", 0);
+	*rnd = msj_int(text, "layout_rnd_pages", 0);
 	ns = msj_num(text, "points.0.munmap_ns_median", -1);
 	if (ns > 0)
 		return 1e9 / ns;
@@ -294,13 +295,13 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 		int ph = runs[i].with, wi;
 		struct run_val *rv;
 		struct acct one;
-		long long layout;
+		long long layout, rnd;
 		double ops;
 
 		if (!w)
 			continue;
 		wi = (int)(w - r->wl);
-		ops = bench_ops(rdir, runs[i].bench, &layout);
+		ops = bench_ops(rdir, runs[i].bench, &layout, &rnd);
 		if (isnan(ops)) {
 			snprintf(err, errlen, "%s: %s has no mseal-bench result", name, runs[i].bench);
 			return -1;
@@ -309,7 +310,7 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 			s.v[wi][ph][s.n[wi][ph]++] = ops;
 		rv = w->nrun[ph] < REC_MAX_RUNS ? &w->run[ph][w->nrun[ph]++] : NULL;
 		if (rv)
-			*rv = (struct run_val){ .ops = ops, .chk = NAN, .layout = layout };
+			*rv = (struct run_val){ .ops = ops, .chk = NAN, .layout = layout, .rnd = rnd };
 		if (ph) {
 			r->with_module = 1;
 			memset(&one, 0, sizeof(one));

@@ -36,6 +36,7 @@ struct run_val {
 	double ops;		/* ops/s */
 	double chk;		/* with the module: net check ns per operation (explain.h); NaN: unknown */
 	long long layout;	/* mseal-bench --layout N; 0: the kernel's own (ASLR, or norandmaps) */
+	long long rnd;		/* layout N's rnd in pages: N names one place only with the same rnd */
 };
 
 /* One workload in one boot. */

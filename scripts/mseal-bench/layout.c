@@ -42,14 +42,17 @@
 #define LAYOUT_ENV "MSEAL_BENCH_LAYOUT_APPLIED"
 
 #if defined(__x86_64__)
-#define STACK_MAXRANDOM ((0x3fffffULL) << 12)	/* __STACK_RND_MASK(0) pages */
-#define RND_BITS_DEFAULT 28			/* CONFIG_ARCH_MMAP_RND_BITS_MIN */
+#define STACK_RND_PAGES 0x3fffffULL	/* __STACK_RND_MASK(0) */
+#define RND_BITS_DEFAULT 28		/* CONFIG_ARCH_MMAP_RND_BITS_MIN */
 #elif defined(__aarch64__)
-#define STACK_MAXRANDOM ((0x3ffffULL) << 12)	/* STACK_RND_MASK, 4 KiB pages */
-#define RND_BITS_DEFAULT 18			/* CONFIG_ARCH_MMAP_RND_BITS default */
+#define STACK_RND_PAGES (0x3ffffULL >> (PAGE_SHIFT_OF(sysconf(_SC_PAGESIZE)) - 12))	/* STACK_RND_MASK */
+#define RND_BITS_DEFAULT 18		/* CONFIG_ARCH_MMAP_RND_BITS default */
 #else
-#error "mseal-bench --layout knows x86_64 and arm64"
+#define STACK_RND_PAGES 0ULL		/* unknown here: bench_layout_apply refuses */
+#define RND_BITS_DEFAULT 0
 #endif /* __x86_64__ / __aarch64__ */
+
+#define PAGE_SHIFT_OF(size) (__builtin_ctzl((unsigned long)(size)))
 
 /* Debian's and the kernel's default RLIMIT_STACK. */
 #define STACK_RLIMIT_DEFAULT (8ULL << 20)
@@ -82,30 +85,65 @@ unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bit
 	return splitmix64(n) & ((1ULL << bits) - 1);
 }
 
+/*
+ * Which layout this process runs in: the marker the re-exec left, and only
+ * if the kernel did lay it out without randomisation (a marker inherited
+ * by some other process means nothing).
+ */
 int bench_layout_applied(unsigned long long *n, unsigned long long *rnd_pages)
 {
 	const char *s = getenv(LAYOUT_ENV);
+	unsigned long long stack;
+	int pers = personality(0xffffffff);
 
-	if (!s || sscanf(s, "%llu:%llu", n, rnd_pages) != 2)
+	if (!s || pers == -1 || !(pers & ADDR_NO_RANDOMIZE) ||
+	    sscanf(s, "%llu:%llu:%llu", n, rnd_pages, &stack) != 3) {
+		*n = *rnd_pages = 0;
 		return 0;
+	}
 	return 1;
+}
+
+/*
+ * After the re-exec: the stack limit back to what it was.  The mmap area
+ * was placed at exec and stays; a 16 GiB limit would otherwise size every
+ * thread's default stack (glibc takes it from RLIMIT_STACK) and --threads
+ * would fail.
+ */
+static void restore_stack_limit(void)
+{
+	const char *s = getenv(LAYOUT_ENV);
+	unsigned long long n, rnd, stack;
+	struct rlimit rl;
+
+	if (!s || sscanf(s, "%llu:%llu:%llu", &n, &rnd, &stack) != 3 || getrlimit(RLIMIT_STACK, &rl))
+		return;
+	rl.rlim_cur = stack;
+	setrlimit(RLIMIT_STACK, &rl);
 }
 
 int bench_layout_apply(unsigned long long n, char **argv)
 {
-	unsigned long long applied, rnd;
+	unsigned long long applied, rnd, page = (unsigned long long)sysconf(_SC_PAGESIZE);
 	unsigned int bits = rnd_bits();
-	char val[64], exe[4096];
+	char val[96], exe[4096];
 	struct rlimit rl;
 	ssize_t len;
 
-	/* After the exec: nothing to do, the layout is in place. */
-	if (bench_layout_applied(&applied, &rnd) && applied == n)
+	/* After the exec: the layout is in place; only the stack limit to restore. */
+	if (bench_layout_applied(&applied, &rnd) && applied == n) {
+		restore_stack_limit();
 		return 0;
+	}
+	if (!bits) {
+		errno = ENOSYS;	/* not an architecture whose ASLR formula is known here */
+		return -1;
+	}
 	rnd = bench_layout_rnd_pages(n, bits);
 	if (getrlimit(RLIMIT_STACK, &rl))
 		return -1;
-	rl.rlim_cur = STACK_RLIMIT_DEFAULT + STACK_MAXRANDOM + (rnd << 12);
+	snprintf(val, sizeof(val), "%llu:%llu:%llu", n, rnd, (unsigned long long)rl.rlim_cur);
+	rl.rlim_cur = STACK_RLIMIT_DEFAULT + (STACK_RND_PAGES + rnd) * page;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur) {
 		errno = EPERM;	/* a hard limit below it: the layout cannot be made */
 		return -1;
@@ -114,13 +152,12 @@ int bench_layout_apply(unsigned long long n, char **argv)
 		return -1;
 	if (personality(PER_LINUX | ADDR_NO_RANDOMIZE) == -1)
 		return -1;
-	snprintf(val, sizeof(val), "%llu:%llu", n, rnd);
 	if (setenv(LAYOUT_ENV, val, 1))
 		return -1;
 	/*
-	 * The binary by its own name, not /proc/self/exe: the task's comm is
-	 * the name exec'd, and the module's comm= filter and record look for
-	 * mseal-bench.
+	 * The binary's own path (what /proc/self/exe links to), not the
+	 * link: the task's comm is the last part of the path exec'd, and the
+	 * module's comm= filter and record look for mseal-bench.
 	 */
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len <= 0)

@@ -36,7 +36,8 @@
 struct counter {
 	volatile unsigned long long ops;
 	volatile int failed;
-	char pad[64 - sizeof(unsigned long long) - sizeof(int)];
+	volatile int ready;	/* setup done: the clock may start */
+	char pad[64 - sizeof(unsigned long long) - 2 * sizeof(int)];
 } __attribute__((aligned(64)));
 
 static const struct workload *const workloads[] = {
@@ -90,8 +91,10 @@ static void task_loop(struct counter *c)
 	if (!ctx) {
 		perror("mseal-bench: setup");
 		c->failed = 1;
+		c->ready = 1;
 		return;
 	}
+	c->ready = 1;
 	while (!stop) {
 		if (wl->op(ctx)) {
 			perror("mseal-bench: op");
@@ -113,6 +116,7 @@ static int run_harness(const struct bench_opts *o)
 {
 	unsigned long long prev[MAX_TASKS] = { 0 };
 	pthread_t tids[MAX_TASKS];
+	pthread_attr_t attr;
 	pid_t pids[MAX_TASKS];
 	/*
 	 * Samples of a second, or one shorter sample where -s is under a
@@ -124,7 +128,7 @@ static int run_harness(const struct bench_opts *o)
 	double period = o->seconds / nsamp;
 	int total_s = o->warmup + nsamp, s, i, failed = 0;
 	double *per_sec = calloc((size_t)nsamp, sizeof(double));
-	double t_next;
+	double t_next, t_last;
 
 	counters = mmap(NULL, sizeof(*counters) * o->tasks, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -132,9 +136,16 @@ static int run_harness(const struct bench_opts *o)
 		perror("mseal-bench");
 		return 1;
 	}
+	/*
+	 * Threads get 8 MiB stacks, whatever RLIMIT_STACK was at start:
+	 * --layout starts under a limit of 16 GiB and more, and glibc sizes
+	 * the default thread stack from it.
+	 */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 8UL << 20);
 	for (i = 0; i < o->tasks; i++) {
 		if (o->threads) {
-			if (pthread_create(&tids[i], NULL, thread_main, &counters[i])) {
+			if (pthread_create(&tids[i], &attr, thread_main, &counters[i])) {
 				perror("pthread_create");
 				return 1;
 			}
@@ -152,11 +163,23 @@ static int run_harness(const struct bench_opts *o)
 		}
 	}
 
-	t_next = bench_now() + (o->warmup ? 1.0 : period);
+	/*
+	 * The clock starts once every task has made its memory (fork and
+	 * setup are not the workload's), and each sample is divided by the
+	 * time it really took, not the period asked for: with samples of
+	 * 0.05 s a late wake-up would otherwise be a visible error.
+	 */
+	for (i = 0; i < o->tasks; i++)
+		while (!counters[i].ready)
+			nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+	for (i = 0; i < o->tasks; i++)
+		prev[i] = counters[i].ops;
+	t_last = bench_now();
+	t_next = t_last + (o->warmup ? 1.0 : period);
 	for (s = 0; s < total_s; s++) {
 		unsigned long long min = ~0ULL, max = 0, total = 0;
 		struct timespec ts;
-		double left = t_next - bench_now();
+		double left = t_next - bench_now(), t_now;
 
 		if (left > 0) {
 			ts.tv_sec = (time_t)left;
@@ -164,6 +187,7 @@ static int run_harness(const struct bench_opts *o)
 			nanosleep(&ts, NULL);
 		}
 		t_next += s + 1 < o->warmup ? 1.0 : period;
+		t_now = bench_now();
 		for (i = 0; i < o->tasks; i++) {
 			unsigned long long now = counters[i].ops, d = now - prev[i];
 
@@ -177,7 +201,8 @@ static int run_harness(const struct bench_opts *o)
 		       min, max, total);
 		fflush(stdout);
 		if (s >= o->warmup)
-			per_sec[s - o->warmup] = (double)total / period;
+			per_sec[s - o->warmup] = (double)total / (t_now - t_last);
+		t_last = t_now;
 		if (failed)
 			break;
 	}

@@ -21,15 +21,15 @@
  * the call's own, the table this CPU's (stats.c); no atomic, no division.
  * Everything here and all it calls in this module is notrace and
  * NOKPROBE_SYMBOL.  It still calls traceable kernel functions
- * (ktime_get_ns, syscall_get_nr): a probe of someone else's on those sees
+ * (local_clock where the counter is not read directly, syscall_get_nr): a probe of someone else's on those sees
  * the hit or misses it, ours are never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H
 
-#include <linux/timekeeping.h>
 #include "mseal_stats_compat.h"
 #include "cell.h"
+#include "clock.h"
 #include "filter.h"
 #include "plan.h"
 #include "stats.h"
@@ -72,14 +72,14 @@ static __always_inline bool ms_handler_enter(const struct ms_target *t, struct m
 		(void)ms_check_row();
 		in->cell = MS_CELL_CALIB;
 	}
-	in->t0 = ktime_get_ns();
+	in->t0 = ms_clock_read();
 	return true;
 }
 
 /* Return of a call that ms_handler_enter() let in, with value RET. */
 static __always_inline void ms_handler_exit(const struct ms_inst *in, unsigned long ret)
 {
-	u64 ns = ktime_get_ns() - in->t0;
+	u64 ns = ms_clock_ns(in->t0, ms_clock_read());
 
 	if (in->cell < MS_NSYS)
 		ms_stats_record_syscall(in->cell, ns, ret);

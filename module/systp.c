@@ -42,6 +42,7 @@
 #include "mseal_stats_compat.h"
 #include "backend.h"
 #include "cell.h"
+#include "clock.h"
 #include "filter.h"
 #include "inflight.h"
 #include "names.h"
@@ -109,7 +110,7 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	}
 	/* The clock last: the claim above is ours, not the syscall's. */
-	s->t0 = ktime_get_ns();
+	s->t0 = ms_clock_read();
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
@@ -127,10 +128,10 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	t1 = ktime_get_ns();
+	t1 = ms_clock_read();
 	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
 		return;
-	ms_stats_record_syscall(cell, t1 - t0, ret);
+	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1), ret);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
 

@@ -25,6 +25,7 @@
 #include "backend.h"
 #include "filter.h"
 #include "clock.h"
+#include "names.h"
 #include "mseal_stats.h"
 #include "plan.h"
 #include "report.h"
@@ -62,6 +63,7 @@ static int __init ms_init(void)
 {
 	int err;
 
+	ms_names_init();
 	err = ms_backend_resolve();
 	if (err)
 		goto filter;

@@ -231,7 +231,7 @@ unsigned long ms_target_missed(const struct ms_target *t)
 
 	if (t->state != MS_STATE_ATTACHED)
 		return 0;
-	m = t->ops->missed(t);
+	m = t->ops->missed(t) + atomic_long_read(&t->probe->outside_task);
 	return m > t->missed_base ? m - t->missed_base : 0;
 }
 
@@ -241,7 +241,8 @@ void ms_plan_reset_missed(void)
 
 	for (i = 0; i < ms_ntargets; i++)
 		if (ms_targets[i].state == MS_STATE_ATTACHED)
-			ms_targets[i].missed_base = ms_targets[i].ops->missed(&ms_targets[i]);
+			ms_targets[i].missed_base = ms_targets[i].ops->missed(&ms_targets[i]) +
+				atomic_long_read(&ms_targets[i].probe->outside_task);
 }
 
 bool ms_plan_mseal_supported(void)

@@ -48,18 +48,18 @@ struct ms_inst {
  * it counts (a static key: one patched jump), else the task's registers;
  * both through the one number-to-row table (names.h).
  */
+static __always_inline unsigned int ms_task_row(void)
+{
+	if (ms_systp_counting())
+		return ms_systp_row();
+	return ms_row_of_nr(ms_current_syscall_nr());
+}
+
 static __always_inline unsigned int ms_check_row(void)
 {
-	int row;
-
 	if (unlikely(ms_current_is_worker()))
 		return MS_WORKER;
-	if (ms_systp_counting()) {
-		row = ms_systp_row();
-		if (row >= 0)
-			return row;
-	}
-	return ms_row_of_nr(ms_current_syscall_nr());
+	return ms_task_row();
 }
 
 /*
@@ -98,9 +98,13 @@ static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_t
 			return false;
 		return ms_handler_check_start(t, in);
 	default:
-		/* Calibration takes a counted check's steps, keeps every call. */
+		/*
+		 * Calibration takes a counted check's steps, keeps every call;
+		 * a user task's steps even when a worker or a kernel thread
+		 * runs it (a calibrate written from io-wq or a kthread).
+		 */
 		(void)ms_filter_pass();
-		(void)ms_check_row();
+		(void)ms_task_row();
 		in->cell = MS_CELL_CALIB;
 		break;
 	}

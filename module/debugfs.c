@@ -172,13 +172,24 @@ static struct ms_text *ms_generate(bool json)
 	struct ms_text *txt = NULL;
 	struct ms_buf b = { NULL, 0, 0 };
 	struct ms_gen *g;
+	unsigned long gen;
 	u64 since_ns;
 
 	g = kvzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return NULL;
-	ms_stats_snapshot(&g->snap, &since_ns);
-	ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+	/*
+	 * The probes' missed counts of the snapshot's generation: a reset
+	 * moves the generation first and the missed counts' base after
+	 * (control.c), so a generation unchanged after they were read means
+	 * they are that generation's.  A reset meanwhile: again.
+	 */
+	do {
+		gen = ms_stats_generation();
+		ms_stats_snapshot(&g->snap, &since_ns);
+		ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+		smp_rmb();
+	} while (ms_stats_generation() != gen);
 	g->r.since_reset_ns = since_ns;
 	/* Once to measure, once to write. */
 	if (json)

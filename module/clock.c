@@ -24,7 +24,7 @@ void ms_clock_init(void)
 	struct system_time_snapshot snap;
 	u64 hz;
 
-	ktime_get_snapshot(&snap);
+	ms_ktime_get_snapshot(&snap);
 	hz = ms_counter_hz(&snap);
 	if (!hz || hz > U32_MAX) {
 		pr_info("clock: local_clock() (the clocksource is not a counter the module reads directly)\n");

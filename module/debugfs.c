@@ -54,7 +54,7 @@ bool ms_locked_down(void)
 }
 
 /*
- * The kernel's current clocksource into CS: the one ktime_get_snapshot()
+ * The kernel's current clocksource into CS: the one a time snapshot
  * read, by its id (mseal_stats_compat.h), or "unknown" where the id names
  * none (CSID_GENERIC: HPET, acpi_pm, jiffies) or the kernel has no ids.
  * No path is opened: the name in sysfs is for userspace to read (mseal-stats
@@ -65,7 +65,7 @@ static void ms_clocksource(char *cs, size_t len)
 	struct system_time_snapshot snap;
 	const char *name;
 
-	ktime_get_snapshot(&snap);
+	ms_ktime_get_snapshot(&snap);
 	name = ms_clocksource_name(&snap);
 	strscpy(cs, name ?: "unknown", len);
 }

@@ -125,10 +125,28 @@ static inline bool ms_debugfs_locked_down(void)
 #endif
 
 /*
+ * A snapshot of the time with the id of the clocksource read:
+ * ktime_get_snapshot(), which Linux 7.x replaced by
+ * ktime_get_snapshot_id(clock, snap) (module/conftest/).  Only the
+ * clocksource id is used, so any clock will do.
+ */
+#ifdef MS_HAVE_KTIME_GET_SNAPSHOT_ID
+static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
+{
+	ktime_get_snapshot_id(CLOCK_REALTIME, snap);
+}
+#else /* !MS_HAVE_KTIME_GET_SNAPSHOT_ID */
+static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
+{
+	ktime_get_snapshot(snap);
+}
+#endif /* MS_HAVE_KTIME_GET_SNAPSHOT_ID */
+
+/*
  * The hot path's clock (clock.h): the CPU's counter read directly, where
  * the kernel keeps time with it itself, so that two reads of it are what
  * ktime_get_ns() would have returned, without its sequence loop and its
- * indirect call.  ktime_get_snapshot() names the clocksource it read
+ * indirect call.  A time snapshot (ms_ktime_get_snapshot()) names the clocksource it read
  * (cs_id, tested by module/conftest/, not by version: the ids came at
  * different releases per architecture).  Elsewhere, or when the kernel
  * has marked the counter unstable: 0, and the hot path reads local_clock().

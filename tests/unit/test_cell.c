@@ -125,7 +125,7 @@ static void test_median(void)
 
 int main(void)
 {
-	utap_plan(15 + 8 + 12 + 6 + 5);
+	utap_plan(15 + 8 + 12 + 6 + 5 + 7);
 	test_buckets();
 	test_cell_add();
 	test_merge();

@@ -163,7 +163,7 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + 10 + 2);
+	utap_plan(6 + 7 + 10 + 2 + 6);
 	test_one();
 	test_home();
 	test_window();

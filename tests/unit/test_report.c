@@ -652,7 +652,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(207);	/* render(): one check per call, two for text */
+	utap_plan(208);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

@@ -47,7 +47,8 @@ install: modules
 # into /usr/src: stage the module's sources alone, as v4l2loopback and
 # lttng-modules install theirs.  dkms.conf holds the one version.
 DKMS_NAME := mseal-stats
-DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf 2>/dev/null)
+# Parsed as Kbuild parses it: quoted or not.
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$$/\1/p' dkms.conf 2>/dev/null)
 DKMS_SRCTREE ?= /usr/src
 DKMS_DIR = $(DKMS_SRCTREE)/$(DKMS_NAME)-$(DKMS_VERSION)
 DKMS_FILES := Kbuild Makefile dkms.conf $(wildcard module/*.[chS] module/conftest/*.c)

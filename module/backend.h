@@ -22,13 +22,21 @@
 #ifndef MSEAL_STATS_BACKEND_H
 #define MSEAL_STATS_BACKEND_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include "plan.h"
 
 /* What every backend's probe starts with. */
 struct ms_probe {
 	struct ms_target *target;
+	/* Calls not timed because they came outside task context (never seen). */
+	atomic_long_t outside_task;
 };
+
+static inline void ms_probe_missed_inc(struct ms_probe *p)
+{
+	atomic_long_inc(&p->outside_task);
+}
 
 struct ms_backend_ops {
 	const char *name;

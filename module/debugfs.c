@@ -21,7 +21,6 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
@@ -36,7 +35,6 @@
 #include "report.h"
 #include "stats.h"
 
-#define MS_CLOCKSOURCE_FILE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 #define MS_CLOCKSOURCE_LEN	32
 
 struct ms_text {
@@ -56,33 +54,20 @@ bool ms_locked_down(void)
 }
 
 /*
- * The kernel's current clocksource into CS ("unknown" if unreadable).  The
- * kernel exports no getter for its name, only this sysfs file, read here
- * in the reader's context at open: HPET or acpi_pm (a VM's fallback when
- * the TSC is unstable) makes every clock read slow, and the report says so.
+ * The kernel's current clocksource into CS: the one a time snapshot
+ * read, by its id (mseal_stats_compat.h), or "unknown" where the id names
+ * none (CSID_GENERIC: HPET, acpi_pm, jiffies) or the kernel has no ids.
+ * No path is opened: the name in sysfs is for userspace to read (mseal-stats
+ * record does, in its own namespace).
  */
 static void ms_clocksource(char *cs, size_t len)
 {
-	/*
-	 * The path resolves in the reader's mount namespace and root: accept
-	 * only sysfs's own file there (a container's /sys may be anything,
-	 * and a FIFO in its place must not block the report's open).
-	 */
-	struct file *f = filp_open(MS_CLOCKSOURCE_FILE, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0);
-	loff_t pos = 0;
-	ssize_t n = -ENOENT;
+	struct system_time_snapshot snap;
+	const char *name;
 
-	if (!IS_ERR(f)) {
-		if (file_inode(f)->i_sb->s_magic == SYSFS_MAGIC)
-			n = kernel_read(f, cs, len - 1, &pos);
-		filp_close(f, NULL);
-	}
-	if (n <= 0) {
-		strscpy(cs, "unknown", len);
-		return;
-	}
-	cs[n] = '\0';
-	cs[strcspn(cs, "\n")] = '\0';
+	ms_ktime_get_snapshot(&snap);
+	name = ms_clocksource_name(&snap);
+	strscpy(cs, name ?: "unknown", len);
 }
 
 /* The checks' backend and their own backends: the figures that net each check. */
@@ -187,13 +172,24 @@ static struct ms_text *ms_generate(bool json)
 	struct ms_text *txt = NULL;
 	struct ms_buf b = { NULL, 0, 0 };
 	struct ms_gen *g;
+	unsigned long gen;
 	u64 since_ns;
 
 	g = kvzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return NULL;
-	ms_stats_snapshot(&g->snap, &since_ns);
-	ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+	/*
+	 * The probes' missed counts of the snapshot's generation: a reset
+	 * moves the generation first and the missed counts' base after
+	 * (control.c), so a generation unchanged after they were read means
+	 * they are that generation's.  A reset meanwhile: again.
+	 */
+	do {
+		gen = ms_stats_generation();
+		ms_stats_snapshot(&g->snap, &since_ns);
+		ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+		smp_rmb();
+	} while (ms_stats_generation() != gen);
 	g->r.since_reset_ns = since_ns;
 	/* Once to measure, once to write. */
 	if (json)

@@ -68,8 +68,9 @@ static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE, "struct ms_inst fit
 
 struct ms_direct_probe {
 	struct ms_probe p;
-	struct ftrace_ops fops;
+	enum ms_kind kind;	/* the target's, next to the probe: one line */
 	unsigned int slot;
+	struct ftrace_ops fops;
 };
 
 /* Bound before the function is patched, unbound once nothing can use it. */
@@ -83,8 +84,24 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 
 	if (unlikely(!p))
 		return 0;
-	/* Before the handler reads the clock: not inside the time measured. */
+	/*
+	 * The in-flight count before the handler reads the clock (not inside
+	 * the time measured), after the filter: a call the filter keeps out
+	 * pays no count.  Until it is up, this task is between the entry and
+	 * the count, which the first synchronize_rcu_tasks() of a detach
+	 * covers (direct.c's top), as it covers the untimed path's return.
+	 */
 	in->slot = slot;
+	if (likely(p->kind == MS_KIND_CHECK)) {
+		if (!ms_filter_pass())
+			return 0;
+		this_cpu_inc(ms_direct_inflight[slot]);
+		if (unlikely(!ms_handler_check_start(p->p.target, in))) {
+			this_cpu_dec(ms_direct_inflight[slot]);
+			return 0;
+		}
+		return 1;
+	}
 	this_cpu_inc(ms_direct_inflight[slot]);
 	if (!ms_handler_enter(p->p.target, in)) {
 		this_cpu_dec(ms_direct_inflight[slot]);
@@ -186,6 +203,7 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	if (!p)
 		return -ENOMEM;
 	p->p.target = t;
+	p->kind = t->kind;
 	mutex_lock(&ms_direct_lock);
 	for (slot = 0; slot < MS_DIRECT_NSLOTS && ms_direct_slot[slot]; slot++)
 		;

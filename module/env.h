@@ -36,6 +36,8 @@ typedef unsigned char u8;
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 #define notrace
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 /* A kernel warning is a unit test's failure. */
 #define WARN_ON_ONCE(c)	({ if (c) abort(); false; })
 

@@ -21,70 +21,115 @@
  * the call's own, the table this CPU's (stats.c); no atomic, no division.
  * Everything here and all it calls in this module is notrace and
  * NOKPROBE_SYMBOL.  It still calls traceable kernel functions
- * (ktime_get_ns, syscall_get_nr): a probe of someone else's on those sees
+ * (local_clock where the counter is not read directly, syscall_get_nr): a probe of someone else's on those sees
  * the hit or misses it, ours are never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H
 
-#include <linux/timekeeping.h>
 #include "mseal_stats_compat.h"
 #include "cell.h"
+#include "clock.h"
 #include "filter.h"
+#include "backend.h"
 #include "plan.h"
 #include "stats.h"
 #include "systp.h"
 
 /* What one call carries from entry to return. */
 struct ms_inst {
-	u64 t0;
+	u64 t0;			/* ms_clock_read() at entry */
 	unsigned int cell;
 	unsigned int slot;	/* direct backend: the trampoline's slot */
 };
 
-/* The row a check made now is charged to. */
-static __always_inline unsigned int ms_check_row(void)
+/*
+ * The row a check made now is charged to.  The syscall side's slot when
+ * it counts (a static key: one patched jump), else the task's registers;
+ * both through the one number-to-row table (names.h).
+ */
+static __always_inline unsigned int ms_task_row(void)
 {
-	int row;
-
-	if (unlikely(ms_current_is_worker()))
-		return MS_WORKER;
-	row = ms_systp_row();
-	if (row >= 0)
-		return row;
-	return ms_sys_from_nr(ms_current_syscall_nr());
+	if (ms_systp_counting())
+		return ms_systp_row();
+	return ms_row_of_nr(ms_current_syscall_nr());
 }
 
-/* Entry of a call to T: false to let it run uncounted. */
-static __always_inline bool ms_handler_enter(const struct ms_target *t, struct ms_inst *in)
+static __always_inline unsigned int ms_check_row(void)
 {
-	if (t->kind == MS_KIND_SYSCALL) {
+	if (unlikely(ms_current_is_worker()))
+		return MS_WORKER;
+	return ms_task_row();
+}
+
+/*
+ * A check's entry past the filter (direct.c takes the in-flight count
+ * between the two): false to let it run untimed.
+ */
+static __always_inline bool ms_handler_check_start(struct ms_target *t, struct ms_inst *in)
+{
+	if (unlikely(!in_task())) {
+		ms_probe_missed_inc(t->probe);
+		return false;
+	}
+	in->cell = MS_CELL_CHK(ms_check_row(), t->index);
+	in->t0 = ms_clock_read();
+	return true;
+}
+
+/*
+ * Entry of a call to T: false to let it run uncounted.  Per kind, with
+ * the kind a constant where the caller knows it (the compiler folds the
+ * rest away).  A check outside task context (none is known: they run in
+ * syscalls and workers) is not timed, since the record has no guard
+ * against an interrupted writer on this CPU: it is counted as missed.
+ */
+static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_target *t,
+						  struct ms_inst *in)
+{
+	switch (kind) {
+	case MS_KIND_SYSCALL:
 		if (!ms_filter_pass())
 			return false;
 		in->cell = MS_CELL_SYS(t->index);
-	} else if (likely(t->kind == MS_KIND_CHECK)) {
+		break;
+	case MS_KIND_CHECK:
 		if (!ms_filter_pass())
 			return false;
-		in->cell = MS_CELL_CHK(ms_check_row(), t->index);
-	} else {
-		/* Calibration takes a counted check's steps, keeps every call. */
+		return ms_handler_check_start(t, in);
+	default:
+		/*
+		 * Calibration takes a counted check's steps, keeps every call;
+		 * a user task's steps even when a worker or a kernel thread
+		 * runs it (a calibrate written from io-wq or a kthread).
+		 */
 		(void)ms_filter_pass();
-		(void)ms_check_row();
+		(void)ms_task_row();
 		in->cell = MS_CELL_CALIB;
+		break;
 	}
-	in->t0 = ktime_get_ns();
+	in->t0 = ms_clock_read();
 	return true;
+}
+
+static __always_inline bool ms_handler_enter(struct ms_target *t, struct ms_inst *in)
+{
+	if (likely(t->kind == MS_KIND_CHECK))
+		return ms_handler_enter_kind(MS_KIND_CHECK, t, in);
+	if (t->kind == MS_KIND_SYSCALL)
+		return ms_handler_enter_kind(MS_KIND_SYSCALL, t, in);
+	return ms_handler_enter_kind(MS_KIND_CALIB, t, in);
 }
 
 /* Return of a call that ms_handler_enter() let in, with value RET. */
 static __always_inline void ms_handler_exit(const struct ms_inst *in, unsigned long ret)
 {
-	u64 ns = ktime_get_ns() - in->t0;
+	u64 ns = ms_clock_ns(in->t0, ms_clock_read());
 
 	if (in->cell < MS_NSYS)
 		ms_stats_record_syscall(in->cell, ns, ret);
 	else
-		ms_stats_record(in->cell, ns, !ms_return_bool(ret), false);
+		ms_stats_record_check(in->cell, ns, !ms_return_bool(ret));
 }
 
 #endif /* MSEAL_STATS_HANDLERS_H */

@@ -23,8 +23,13 @@
 
 #include "env.h"
 
-/* Slots looked at from a task's home slot, on claim and on release. */
-#define MS_INFLIGHT_WINDOW	8
+/*
+ * Slots looked at from a task's home slot when the home slot is another
+ * task's.  The home slot alone is the fast path (one line, one compare);
+ * the window is only scanned on a collision, so it can be wide: 32 lines
+ * hold 32 tasks asleep inside a syscall that hash near each other.
+ */
+#define MS_INFLIGHT_WINDOW	32
 
 /*
  * A slot is claimed for one task's syscall: OWNER is the task, BIRTH its
@@ -59,35 +64,51 @@ static inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
 	return &f->slot[(ms_inflight_home(f, owner) + i) & ((1U << f->bits) - 1)];
 }
 
+/* The window scan of ms_inflight_claim(), past a home slot that is taken. */
+static inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflight *f,
+								const void *owner)
+{
+	struct ms_inflight_slot *s;
+	unsigned int i;
+
+	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
+		s = ms_inflight_at(f, owner, i);
+		if (READ_ONCE(s->owner) == owner)
+			return s;
+	}
+	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
+		s = ms_inflight_at(f, owner, i);
+		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, owner))
+			return s;
+	}
+	return NULL;
+}
+
 /*
  * Claim a slot for OWNER (born BIRTH), charged to CELL; NULL when its
  * window is full (a miss).  The caller writes the slot's t0 last: the
- * syscall side reads its clock after the claim, so that the scan, the
- * cmpxchg and these stores fall outside the time it measures.  A slot that
- * holds OWNER with another birth was left by a dead task whose task_struct
- * OWNER now is: it is taken over, not leaked twice.  Only the task a slot
- * names ever writes it, so that needs no atomic.
+ * syscall side reads its clock after the claim, so that the look-up, the
+ * cmpxchg and these stores fall outside the time it measures.  The home
+ * slot first: OWNER's already, or free (a cmpxchg); only when another task
+ * holds it, the window.  A slot that holds OWNER with another birth was
+ * left by a dead task whose task_struct OWNER now is: it is taken over,
+ * not leaked twice.  Only the task a slot names ever writes it, so that
+ * needs no atomic.  A task can hold two slots (its home one and one it
+ * left in the window, when a sys_exit was not seen): the look-ups try the
+ * home slot first, and a claim in the window takes the one it holds.
  */
 static inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
 							 const void *owner, u64 birth,
 							 unsigned int cell)
 {
-	struct ms_inflight_slot *s, *free = NULL;
-	unsigned int i;
+	struct ms_inflight_slot *s = ms_inflight_at(f, owner, 0);
+	const void *o = READ_ONCE(s->owner);
 
-	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
-		s = ms_inflight_at(f, owner, i);
-		if (READ_ONCE(s->owner) == owner)
-			goto claimed;
-	}
-	for (i = 0; i < MS_INFLIGHT_WINDOW && !free; i++) {
-		s = ms_inflight_at(f, owner, i);
-		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, owner))
-			free = s;
-	}
-	if (!free)
+	if (likely(o == owner || (!o && !cmpxchg(&s->owner, NULL, owner))))
+		goto claimed;
+	s = ms_inflight_claim_window(f, owner);
+	if (!s)
 		return NULL;
-	s = free;
 claimed:
 	s->birth = birth;
 	s->cell = cell;
@@ -105,15 +126,17 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
 	return s != NULL;
 }
 
-/* OWNER's slot (born BIRTH), or NULL. */
+/* OWNER's slot (born BIRTH), or NULL: the home slot, then the window. */
 static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
 							const void *owner, u64 birth)
 {
+	struct ms_inflight_slot *s = ms_inflight_at(f, owner, 0);
 	unsigned int i;
 
-	for (i = 0; i < MS_INFLIGHT_WINDOW; i++) {
-		struct ms_inflight_slot *s = ms_inflight_at(f, owner, i);
-
+	if (likely(READ_ONCE(s->owner) == owner && s->birth == birth))
+		return s;
+	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
+		s = ms_inflight_at(f, owner, i);
 		if (READ_ONCE(s->owner) == owner && s->birth == birth)
 			return s;
 	}

@@ -24,6 +24,8 @@
 #include <linux/printk.h>
 #include "backend.h"
 #include "filter.h"
+#include "clock.h"
+#include "names.h"
 #include "mseal_stats.h"
 #include "plan.h"
 #include "report.h"
@@ -61,6 +63,7 @@ static int __init ms_init(void)
 {
 	int err;
 
+	ms_names_init();
 	err = ms_backend_resolve();
 	if (err)
 		goto filter;
@@ -71,6 +74,7 @@ static int __init ms_init(void)
 	if (err)
 		goto filter;
 	ms_sentinel_init();
+	ms_clock_init();
 	/*
 	 * Neither a target that would not attach nor a failed calibration
 	 * stops the load: both are in dmesg and in the report.  Calibration

@@ -17,6 +17,10 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/security.h>
+#include <linux/timekeeping.h>
+#if defined(MS_HAVE_CSID_X86_TSC) || defined(MS_HAVE_CSID_ARM_ARCH_COUNTER)
+#include <linux/clocksource_ids.h>
+#endif /* MS_HAVE_CSID_X86_TSC || MS_HAVE_CSID_ARM_ARCH_COUNTER */
 #include <asm/syscall.h>
 
 /* Syscall wrapper symbols: __x64_sys_munmap, __arm64_sys_munmap. */
@@ -119,5 +123,113 @@ static inline bool ms_debugfs_locked_down(void)
 #else
 #define MS_HAVE_SYSCALL_TP	0
 #endif
+
+/*
+ * A snapshot of the time with the id of the clocksource read:
+ * ktime_get_snapshot(), which Linux 7.x replaced by
+ * ktime_get_snapshot_id(clock, snap) (module/conftest/).  Only the
+ * clocksource id is used, so any clock will do.
+ */
+#ifdef MS_HAVE_KTIME_GET_SNAPSHOT_ID
+static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
+{
+	ktime_get_snapshot_id(CLOCK_REALTIME, snap);
+}
+#else /* !MS_HAVE_KTIME_GET_SNAPSHOT_ID */
+static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
+{
+	ktime_get_snapshot(snap);
+}
+#endif /* MS_HAVE_KTIME_GET_SNAPSHOT_ID */
+
+/*
+ * The hot path's clock (clock.h): the CPU's counter read directly, where
+ * the kernel keeps time with it itself, so that two reads of it are what
+ * ktime_get_ns() would have returned, without its sequence loop and its
+ * indirect call.  A time snapshot (ms_ktime_get_snapshot()) names the clocksource it read
+ * (cs_id, tested by module/conftest/, not by version: the ids came at
+ * different releases per architecture).  Elsewhere, or when the kernel
+ * has marked the counter unstable: 0, and the hot path reads local_clock().
+ *
+ * x86_64: the TSC, when it is the clocksource (CSID_X86_TSC, Linux 6.10
+ * on) and not marked unstable; rdtsc_ordered() as the kernel's own
+ * read_tsc() does; tsc_khz its frequency.
+ * arm64: the architected counter, when it is the clocksource; read through
+ * arch_timer_read_counter, the driver's own reader (it carries the errata
+ * workarounds), at CNTFRQ_EL0.
+ */
+#if defined(CONFIG_X86_64) && defined(MS_HAVE_CSID_X86_TSC)
+#include <asm/tsc.h>
+#define MS_COUNTER_NAME		"tsc"
+
+static __always_inline u64 ms_counter_read(void)
+{
+	return rdtsc_ordered();
+}
+
+/* The counter's frequency in Hz if the kernel keeps time with it, else 0. */
+static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
+{
+	if (snap->cs_id != CSID_X86_TSC || check_tsc_unstable())
+		return 0;
+	return (u64)tsc_khz * 1000;
+}
+#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !(X86_64 && CSID_X86_TSC) */
+#include <asm/arch_timer.h>
+#include <clocksource/arm_arch_timer.h>
+#define MS_COUNTER_NAME		"arch_sys_counter"
+
+static __always_inline u64 ms_counter_read(void)
+{
+	return arch_timer_read_counter();
+}
+
+static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
+{
+	if (snap->cs_id != CSID_ARM_ARCH_COUNTER)
+		return 0;
+	return arch_timer_get_cntfrq();
+}
+#else /* !(X86_64 && CSID_X86_TSC) && !(ARM64 && CSID_ARM_ARCH_COUNTER) */
+#define MS_COUNTER_NAME		"none"
+
+static __always_inline u64 ms_counter_read(void)
+{
+	return 0;
+}
+
+static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
+{
+	return 0;
+}
+#endif /* X86_64 && CSID_X86_TSC, ARM64 && CSID_ARM_ARCH_COUNTER */
+
+/*
+ * The name of the clocksource SNAP was read with, where its id names one
+ * (the report's "clocksource"); NULL for CSID_GENERIC (HPET, acpi_pm,
+ * jiffies and the rest), or where the kernel has no ids: the report then
+ * says "unknown" and mseal-stats record reads sysfs, in its own namespace.
+ */
+#if defined(MS_HAVE_CSID_X86_TSC)
+static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
+{
+	switch (snap->cs_id) {
+	case CSID_X86_TSC:		return "tsc";
+	case CSID_X86_TSC_EARLY:	return "tsc-early";
+	case CSID_X86_KVM_CLK:		return "kvm-clock";
+	default:			return NULL;
+	}
+}
+#elif defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !MS_HAVE_CSID_X86_TSC */
+static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
+{
+	return snap->cs_id == CSID_ARM_ARCH_COUNTER ? "arch_sys_counter" : NULL;
+}
+#else /* !MS_HAVE_CSID_X86_TSC && !MS_HAVE_CSID_ARM_ARCH_COUNTER */
+static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
+{
+	return NULL;
+}
+#endif /* MS_HAVE_CSID_X86_TSC, MS_HAVE_CSID_ARM_ARCH_COUNTER */
 
 #endif /* MSEAL_STATS_COMPAT_H */

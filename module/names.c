@@ -49,6 +49,32 @@ int ms_nr_of_sys(unsigned int s)
 	return s < MS_NSYS ? nrs[s] : -1;
 }
 
+u8 ms_nr_row[MS_NR_MAX];
+
+void ms_names_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MS_NR_MAX; i++)
+		ms_nr_row[i] = MS_OTHER;
+	for (i = 0; i < MS_NSYS; i++)
+		ms_nr_row[ms_nr_of_sys(i)] = i;
+}
+
+void ms_names_set_tp(unsigned int s, bool on)
+{
+	int nr = ms_nr_of_sys(s);
+
+	if (nr < 0 || nr >= MS_NR_MAX)
+		return;
+	WRITE_ONCE(ms_nr_row[nr], on ? s | MS_ROW_TP : s);
+}
+
+#define MS_NR_CHECK(n) _Static_assert(__NR_##n < MS_NR_MAX, "__NR_" #n " fits the row table");
+MS_SYSCALLS(MS_NR_CHECK)
+#undef MS_NR_CHECK
+_Static_assert(MS_NROWS <= MS_ROW_MASK, "the row fits beside MS_ROW_TP");
+
 #ifdef __KERNEL__
 NOKPROBE_SYMBOL(ms_sys_from_nr);	/* called from the probe handlers */
 #endif

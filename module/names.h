@@ -6,6 +6,8 @@
 #ifndef MSEAL_STATS_NAMES_H
 #define MSEAL_STATS_NAMES_H
 
+#include "env.h"
+
 /* Syscalls that change mappings: the callers of the seal checks. */
 #define MS_SYSCALLS(X)		\
 	X(mmap)			\
@@ -51,6 +53,43 @@ const char *ms_row_name(unsigned int r);
 
 /* The index of syscall number NR, or MS_OTHER when it is not listed. */
 int ms_sys_from_nr(long nr);
+
+/*
+ * The same as a table, for the hot path on both sides (the check handlers'
+ * row, the tracepoint probes' test): one load, no switch.  Every native
+ * syscall number is below MS_NR_MAX (mseal, 462, is the highest listed);
+ * a number past it, or -1, is "other".  The tracepoint side marks the
+ * syscalls it counts with MS_ROW_TP, so that its probes need this one load
+ * to let every other syscall go.  Filled by ms_names_init() at load.
+ */
+#define MS_NR_MAX	512
+#define MS_ROW_TP	0x80
+#define MS_ROW_MASK	0x7f
+
+extern u8 ms_nr_row[MS_NR_MAX];
+
+void ms_names_init(void);
+/* Mark syscall index S counted (or not) by the tracepoint side. */
+void ms_names_set_tp(unsigned int s, bool on);
+
+/* The row of syscall number NR: a listed syscall's index, or MS_OTHER. */
+static inline unsigned int ms_row_of_nr(long nr)
+{
+	if ((unsigned long)nr >= MS_NR_MAX)
+		return MS_OTHER;
+	return READ_ONCE(ms_nr_row[nr]) & MS_ROW_MASK;
+}
+
+/* The syscall index of NR if the tracepoint side counts it, else -1. */
+static inline int ms_tp_sys_of_nr(long nr)
+{
+	u8 v;
+
+	if ((unsigned long)nr >= MS_NR_MAX)
+		return -1;
+	v = READ_ONCE(ms_nr_row[nr]);
+	return v & MS_ROW_TP ? v & MS_ROW_MASK : -1;
+}
 /* The number of syscall index S (native table). */
 int ms_nr_of_sys(unsigned int s);
 

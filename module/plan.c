@@ -14,7 +14,8 @@
  * inlined.  Any other error: failed, with the errno.
  *
  * A target whose backend is taken (-EBUSY: the direct call of that function
- * belongs to someone else) is attached with the fallback backend instead;
+ * belongs to someone else) or refuses it (-EINVAL: ftrace does not list
+ * the symbol) is attached with the fallback backend instead;
  * dmesg says so, and the report names each target's backend.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -70,6 +71,11 @@ static int ms_attach_target(struct ms_target *t, const struct ms_backend_ops *op
 
 	if (err == -EBUSY && fb) {
 		pr_info("%s: %s refused (EBUSY: the function already has a direct caller, such as a BPF fentry/fexit program or bpftrace kfunc:, or a livepatch); using %s for it\n",
+			t->symbol, ops->name, fb->name);
+		ops = fb;
+		err = ops->attach(t, t->symbol, NULL);
+	} else if (err == -EINVAL && fb) {
+		pr_info("%s: %s refused (EINVAL: ftrace does not list the function as traceable); using %s for it\n",
 			t->symbol, ops->name, fb->name);
 		ops = fb;
 		err = ops->attach(t, t->symbol, NULL);
@@ -231,7 +237,7 @@ unsigned long ms_target_missed(const struct ms_target *t)
 
 	if (t->state != MS_STATE_ATTACHED)
 		return 0;
-	m = t->ops->missed(t);
+	m = t->ops->missed(t) + atomic_long_read(&t->probe->outside_task);
 	return m > t->missed_base ? m - t->missed_base : 0;
 }
 
@@ -241,7 +247,8 @@ void ms_plan_reset_missed(void)
 
 	for (i = 0; i < ms_ntargets; i++)
 		if (ms_targets[i].state == MS_STATE_ATTACHED)
-			ms_targets[i].missed_base = ms_targets[i].ops->missed(&ms_targets[i]);
+			ms_targets[i].missed_base = ms_targets[i].ops->missed(&ms_targets[i]) +
+				atomic_long_read(&ms_targets[i].probe->outside_task);
 }
 
 bool ms_plan_mseal_supported(void)

@@ -521,6 +521,25 @@ static unsigned int ms_check_rows(struct ms_tab *tb, const struct ms_report *r)
 	return rows;
 }
 
+/*
+ * A syscall whose probe missed calls: on the tracepoints, a sys_enter
+ * that found its in-flight window full; the checks made in those calls
+ * found no slot naming the syscall and are in the "other" rows.  Said
+ * under the table, one line a syscall, so that no row is read as whole.
+ */
+static void ms_text_check_misses(struct ms_buf *b, const struct ms_report *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nprobes; i++) {
+		const struct ms_report_probe *p = &r->probes[i];
+
+		if (p->missed && !strcmp(p->kind, "syscall"))
+			ms_buf_printf(b, "  note: %s missed %llu calls: checks made in them may be in the other rows\n",
+				      p->name, (unsigned long long)p->missed);
+	}
+}
+
 static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
 {
 	/* count, refused; mean, p50, p90, p99, max: 100 columns as they are */
@@ -536,6 +555,7 @@ static void ms_text_checks(struct ms_buf *b, const struct ms_report *r)
 	ms_time_heads(b, &tb, 2);
 	if (!ms_check_rows(&tb, r))
 		ms_buf_puts(b, "  (none counted)\n");
+	ms_text_check_misses(b, r);
 }
 
 static void ms_total_row(struct ms_tab *tb, const char *row, const char *check,

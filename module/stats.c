@@ -4,7 +4,8 @@
  *
  * Writers are the probe handlers: each writes only its own CPU's table,
  * with preemption off, so no lock and no atomic is needed (the probed
- * functions never run in interrupt context: the writer checks).  Readers, on any CPU, sum all
+ * functions never run in interrupt context: the check handlers test it at
+ * entry; the writer itself is inline, stats.h).  Readers, on any CPU, sum all
  * tables.  Two things keep every cell a reader sees whole, under any load:
  *
  * - a seqcount per CPU around each update: a reader copies a cell and
@@ -33,14 +34,9 @@
 #include "mseal_stats.h"
 #include "stats.h"
 
-struct ms_cpu_table {
-	seqcount_t seq;
-	struct ms_gen_table t;
-};
-
-static struct ms_cpu_table __percpu *ms_pcpu;
+struct ms_cpu_table __percpu *ms_pcpu;
 /* Cells start zeroed at generation 0: the first reset's is 1. */
-static unsigned long ms_gen;
+unsigned long ms_gen;
 /*
  * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
  * init, once the probes are attached and calibrated, which resets as the
@@ -76,23 +72,6 @@ void ms_stats_exit(void)
 	ms_pcpu = NULL;
 }
 
-notrace void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
-{
-	struct ms_cpu_table *ct;
-	unsigned long gen;
-
-	/* A writer nested in another (an interrupt) would tear both. */
-	if (WARN_ON_ONCE(!in_task()))
-		return;
-	preempt_disable_notrace();
-	ct = this_cpu_ptr(ms_pcpu);
-	gen = READ_ONCE(ms_gen);
-	raw_write_seqcount_begin(&ct->seq);
-	ms_gen_add(&ct->t, gen, cell, ns, bad, error);
-	raw_write_seqcount_end(&ct->seq);
-	preempt_enable_notrace();
-}
-NOKPROBE_SYMBOL(ms_stats_record);
 
 /* Cell CELL of CT as of generation GEN, whole. */
 static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,

@@ -42,6 +42,7 @@
 #include "mseal_stats_compat.h"
 #include "backend.h"
 #include "cell.h"
+#include "clock.h"
 #include "filter.h"
 #include "inflight.h"
 #include "names.h"
@@ -51,18 +52,36 @@
 #if MS_HAVE_SYSCALL_TP
 #include <trace/events/syscalls.h>
 
-/* 4096 slots of one cache line: 256 KiB, far more than tasks in flight. */
-#define MS_INFLIGHT_BITS	12
+/*
+ * The in-flight table's size: at least 4096 slots of one cache line (256
+ * KiB), more on a machine that can run more threads, up to 2^18 (16 MiB):
+ * one slot for every 8 threads the kernel would allow (its max_threads
+ * rule, set_max_threads(): memory over 8 kernel stacks), since thousands
+ * of threads asleep inside a counted syscall (queued on one mmap_lock)
+ * each hold one.
+ */
+#define MS_INFLIGHT_MIN_BITS	12
+#define MS_INFLIGHT_MAX_BITS	18
+
+static unsigned int ms_tp_inflight_bits(void)
+{
+	u64 threads = div64_u64((u64)totalram_pages() * PAGE_SIZE, 8 * THREAD_SIZE);
+	unsigned int bits = MS_INFLIGHT_MIN_BITS;
+
+	while (bits < MS_INFLIGHT_MAX_BITS && (1ULL << bits) < threads / 8)
+		bits++;
+	return bits;
+}
 
 struct ms_tp_missed {
 	unsigned long n[MS_NSYS];
 };
 
 static struct tracepoint *ms_tp_enter_tp, *ms_tp_exit_tp;
-static struct ms_inflight ms_tp_inflight;
-static bool ms_tp_on[MS_NSYS];	/* written by attach, read by the probes */
+struct ms_inflight ms_tp_inflight;
 static bool ms_tp_registered;
-static bool ms_tp_counting;	/* published after the table, for ms_systp_row() */
+/* On after the table and the probes, for ms_systp_row() (systp.h). */
+DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 static struct ms_probe ms_tp_probes[MS_NSYS];
 static DEFINE_PER_CPU(struct ms_tp_missed, ms_tp_missed);
 
@@ -81,15 +100,19 @@ static bool ms_tp_available(void)
 	return ms_tp_enter_tp && ms_tp_exit_tp;
 }
 
-/* The tracked syscall number NR is, or -1: compat numbers are another table's. */
+/*
+ * The tracked syscall number NR is, or -1.  The number table first
+ * (names.h: one load, the syscall's MS_ROW_TP bit), so that every syscall
+ * not counted, system-wide, pays that and no more; compat numbers are
+ * another table's, and the compat test comes after it for that reason.
+ */
 static __always_inline int ms_tp_sys(long nr)
 {
-	int sys;
+	int sys = ms_tp_sys_of_nr(nr);
 
-	if (in_compat_syscall())
+	if (likely(sys < 0) || in_compat_syscall())
 		return -1;
-	sys = ms_sys_from_nr(nr);
-	return sys != MS_OTHER && READ_ONCE(ms_tp_on[sys]) ? sys : -1;
+	return sys;
 }
 
 static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
@@ -97,10 +120,8 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct ms_inflight_slot *s;
 	int sys;
 
-	if (!ms_filter_pass())
-		return;
 	sys = ms_tp_sys(id);
-	if (sys < 0)
+	if (sys < 0 || !ms_filter_pass())
 		return;
 	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current),
 			      MS_CELL_SYS(sys));
@@ -109,7 +130,7 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	}
 	/* The clock last: the claim above is ours, not the syscall's. */
-	s->t0 = ktime_get_ns();
+	s->t0 = ms_clock_read();
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
@@ -127,10 +148,10 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	t1 = ktime_get_ns();
+	t1 = ms_clock_read();
 	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
 		return;
-	ms_stats_record_syscall(cell, t1 - t0, ret);
+	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1), ret);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
 
@@ -141,18 +162,6 @@ static void __maybe_unused ms_tp_check_prototypes(void)
 	check_trace_callback_type_sys_exit(ms_tp_sys_exit);
 }
 
-notrace int ms_systp_row(void)
-{
-	unsigned int cell;
-
-	if (!smp_load_acquire(&ms_tp_counting))
-		return -1;
-	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
-		return MS_OTHER;
-	return cell;	/* MS_CELL_SYS(s) is s: the syscall's row */
-}
-NOKPROBE_SYMBOL(ms_systp_row);
-
 /*
  * Calibration's task is in no counted syscall: give it a slot as a counted
  * syscall's sys_enter does (charged to "other", never taken by a sys_exit:
@@ -162,7 +171,7 @@ NOKPROBE_SYMBOL(ms_systp_row);
  */
 bool ms_systp_calib_begin(void)
 {
-	if (!smp_load_acquire(&ms_tp_counting))
+	if (!ms_systp_counting())
 		return false;
 	return ms_inflight_put(&ms_tp_inflight, current, ms_task_birth(current), 0, MS_OTHER);
 }
@@ -179,25 +188,32 @@ static int ms_tp_register(void)
 {
 	int err, cpu;
 
-	ms_tp_inflight.bits = MS_INFLIGHT_BITS;
-	ms_tp_inflight.slot = kvcalloc(1U << MS_INFLIGHT_BITS,
+	ms_tp_inflight.bits = ms_tp_inflight_bits();
+	ms_tp_inflight.slot = kvcalloc(1U << ms_tp_inflight.bits,
 				       sizeof(struct ms_inflight_slot), GFP_KERNEL);
 	if (!ms_tp_inflight.slot)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
-	err = tracepoint_probe_register(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
+	/*
+	 * The lowest priority: probes run in descending priority, and one
+	 * that rewrites the syscall number at sys_enter (the entry code reads
+	 * it again after the tracepoint for that reason) must run before ours,
+	 * so that the slot is claimed for the syscall that runs, the one
+	 * sys_exit will name.
+	 */
+	err = tracepoint_probe_register_prio(ms_tp_exit_tp, ms_tp_sys_exit, NULL, INT_MIN);
 	if (err)
 		goto free;
-	err = tracepoint_probe_register(ms_tp_enter_tp, ms_tp_sys_enter, NULL);
+	err = tracepoint_probe_register_prio(ms_tp_enter_tp, ms_tp_sys_enter, NULL, INT_MIN);
 	if (err) {
 		tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
 		tracepoint_synchronize_unregister();
 		goto free;
 	}
 	ms_tp_registered = true;
-	smp_store_release(&ms_tp_counting, true);
+	static_branch_enable(&ms_systp_on);
 	return 0;
 free:
 	kvfree(ms_tp_inflight.slot);
@@ -221,7 +237,7 @@ static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 	ms_tp_probes[t->index].target = t;
 	t->probe = &ms_tp_probes[t->index];
 	snprintf(t->symbol, sizeof(t->symbol), "raw_syscalls nr %d", ms_nr_of_sys(t->index));
-	WRITE_ONCE(ms_tp_on[t->index], true);
+	ms_names_set_tp(t->index, true);
 	return 0;
 }
 
@@ -239,12 +255,12 @@ static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		WRITE_ONCE(ms_tp_on[ts[i]->index], false);
+		ms_names_set_tp(ts[i]->index, false);
 		ts[i]->probe = NULL;
 	}
 	if (!ms_tp_registered)
 		return;
-	WRITE_ONCE(ms_tp_counting, false);
+	static_branch_disable(&ms_systp_on);
 	tracepoint_probe_unregister(ms_tp_enter_tp, ms_tp_sys_enter, NULL);
 	tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
 	tracepoint_synchronize_unregister();
@@ -284,10 +300,8 @@ static unsigned long ms_tp_missed_of(const struct ms_target *t)
 	return 0;
 }
 
-int ms_systp_row(void)
-{
-	return -1;
-}
+DEFINE_STATIC_KEY_FALSE(ms_systp_on);
+struct ms_inflight ms_tp_inflight;
 
 bool ms_systp_calib_begin(void)
 {

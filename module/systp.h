@@ -7,15 +7,38 @@
 #ifndef MSEAL_STATS_SYSTP_H
 #define MSEAL_STATS_SYSTP_H
 
+#include <linux/jump_label.h>
+#include <linux/sched.h>
 #include <linux/types.h>
+#include "mseal_stats_compat.h"
+#include "inflight.h"
+#include "names.h"
+
+/*
+ * Is the tracepoint side counting?  A static key, on while its probes
+ * and its in-flight table are (MS_HAVE_SYSCALL_TP kernels only).
+ */
+DECLARE_STATIC_KEY_FALSE(ms_systp_on);
+extern struct ms_inflight ms_tp_inflight;
+
+static __always_inline bool ms_systp_counting(void)
+{
+	return static_branch_unlikely(&ms_systp_on);
+}
 
 /*
  * The row (names.h) of the syscall current is in, as its own sys_enter
  * recorded it: a listed syscall, or MS_OTHER when it is in none that is
- * counted (or its sys_enter was not seen).  -1 when the tracepoint side is
- * not counting: ask the registers instead.
+ * counted (or its sys_enter was not seen).  Only while ms_systp_counting().
  */
-int ms_systp_row(void);
+static __always_inline int ms_systp_row(void)
+{
+	unsigned int cell;
+
+	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
+		return MS_OTHER;
+	return cell;	/* MS_CELL_SYS(s) is s: the syscall's row */
+}
 
 /*
  * Calibration (calib.c): let current's look-up in ms_systp_row() find a

@@ -33,7 +33,7 @@ struct workload {
 };
 
 extern const struct workload wl_mmap1, wl_mprotect, wl_pagemove, wl_madvise,
-	wl_munmap_vmas;
+	wl_munmap_vmas, wl_getppid;
 
 size_t bench_page_size(void);
 /* Map n pages of private anonymous memory in n VMAs (alternating prot). */

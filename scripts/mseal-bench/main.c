@@ -41,7 +41,7 @@ struct counter {
 } __attribute__((aligned(64)));
 
 static const struct workload *const workloads[] = {
-	&wl_mmap1, &wl_mprotect, &wl_pagemove, &wl_madvise, &wl_munmap_vmas,
+	&wl_mmap1, &wl_mprotect, &wl_pagemove, &wl_madvise, &wl_munmap_vmas, &wl_getppid,
 };
 
 static struct counter *counters;

@@ -82,6 +82,32 @@ static void test_names(void)
 	utap_eq_str(ms_chk_names[MS_CHK_can_modify_vma_madv], "can_modify_vma_madv", "check names");
 }
 
+/* The number-to-row table of the hot path agrees with the switch. */
+static void test_nr_table(void)
+{
+	unsigned int bad = 0, s;
+	long nr;
+
+	ms_names_init();
+	for (nr = -2; nr < MS_NR_MAX + 8; nr++)
+		bad += ms_row_of_nr(nr) != (unsigned int)ms_sys_from_nr(nr);
+	utap_eq_u64(bad, 0, "nr table: every number's row is the switch's");
+	utap_eq_u64(ms_row_of_nr(1L << 40), MS_OTHER, "nr table: a huge number is other");
+	for (nr = -2, bad = 0; nr < MS_NR_MAX + 8; nr++)
+		bad += ms_tp_sys_of_nr(nr) != -1;
+	utap_eq_u64(bad, 0, "nr table: nothing counted by the tracepoints before attach");
+	ms_names_set_tp(MS_SYS_munmap, true);
+	utap_eq_u64(ms_tp_sys_of_nr(ms_nr_of_sys(MS_SYS_munmap)), MS_SYS_munmap,
+		    "nr table: a syscall the tracepoints count");
+	utap_eq_u64(ms_row_of_nr(ms_nr_of_sys(MS_SYS_munmap)), MS_SYS_munmap,
+		    "nr table: its row unchanged by the mark");
+	utap_ok(ms_tp_sys_of_nr(ms_nr_of_sys(MS_SYS_mmap)) == -1, "nr table: the others stay unmarked");
+	ms_names_set_tp(MS_SYS_munmap, false);
+	for (s = 0, bad = 0; s < MS_NSYS; s++)
+		bad += ms_tp_sys_of_nr(ms_nr_of_sys(s)) != -1;
+	utap_eq_u64(bad, 0, "nr table: unmarked again at detach");
+}
+
 /* Calibration's middle of its batches (module/calib.c). */
 static void test_median(void)
 {
@@ -99,11 +125,12 @@ static void test_median(void)
 
 int main(void)
 {
-	utap_plan(15 + 8 + 12 + 6 + 5);
+	utap_plan(15 + 8 + 12 + 6 + 5 + 7);
 	test_buckets();
 	test_cell_add();
 	test_merge();
 	test_names();
+	test_nr_table();
 	test_median();
 	return utap_done();
 }

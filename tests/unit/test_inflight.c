@@ -42,6 +42,21 @@ static void test_one(void)
 	utap_ok(!ms_inflight_take(&tab, a, 1, &t0, &cell), "take: a second take finds nothing");
 }
 
+/* The home slot is the fast path: taken first, and again after a collision ends. */
+static void test_home(void)
+{
+	const void *a = owner_at(40, 0), *b = owner_at(40, 1);
+	unsigned int cell;
+	u64 t0;
+
+	utap_ok(ms_inflight_put(&tab, b, 1, 1, 1) && slots[40].owner == b, "home: b in its home slot");
+	utap_ok(ms_inflight_put(&tab, a, 1, 2, 2) && slots[41].owner == a, "home: a, same home, next in the window");
+	utap_ok(ms_inflight_take(&tab, b, 1, &t0, &cell) && slots[40].owner == NULL, "home: b leaves");
+	utap_ok(ms_inflight_take(&tab, a, 1, &t0, &cell) && t0 == 2, "home: a found in the window past a free home");
+	utap_ok(ms_inflight_put(&tab, a, 1, 3, 3) && slots[40].owner == a, "home: a's next syscall takes its home slot");
+	utap_ok(ms_inflight_take(&tab, a, 1, &t0, &cell) && t0 == 3, "home: and gives it back");
+}
+
 static void test_window(void)
 {
 	const void *o[MS_INFLIGHT_WINDOW + 1];
@@ -148,8 +163,9 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + 10 + 2);
+	utap_plan(6 + 7 + 10 + 2 + 6);
 	test_one();
+	test_home();
 	test_window();
 	test_dead();
 	test_threads();

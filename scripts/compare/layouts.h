@@ -58,7 +58,7 @@ struct lay_ci {
  */
 int lay_ratio(const struct lay_side *a, const struct lay_side *b, int paired, struct lay_ci *out);
 
-/* The 97.5 % point of Student's t at df degrees of freedom (df >= 1; the normal's beyond 1e6). */
+/* The 97.5 % point of Student's t at df degrees of freedom (df below 1 is taken as 1). */
 double lay_t975(double df);
 
 /* Boots (clusters) among n runs: distinct values of boot[]. */

@@ -14,7 +14,7 @@
 struct bench_opts {
 	const char *vmas;	/* munmap-vmas: comma-separated VMA counts */
 	double seconds;		/* measured; under 1: one sample that long */
-	int warmup;
+	double warmup;		/* seconds; under 1: one sample that long */
 	int tasks;
 	int threads;		/* 0: processes */
 	int json;

@@ -57,7 +57,8 @@ static void usage(void)
 	       "  --threads             tasks are threads (default: processes)\n"
 	       "  -s, --seconds SECONDS measured seconds (default 5; under 1, e.g. 0.25: one\n"
 	       "                        sample that long, for the instruction clock)\n"
-	       "  --warmup SECONDS      warm-up seconds, not counted (default 1; -w is its\n"
+	       "  --warmup SECONDS      warm-up seconds, not counted (default 1; a decimal\n"
+	       "                        such as 0.05 is one sample; -w is its\n"
 	       "                        old spelling: -w names workloads in mseal-compare)\n"
 	       "  --vmas LIST           munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
 	       "  --layout N            run in layout N (1, 2, ...) of a seeded family of user\n"
@@ -126,7 +127,10 @@ static int run_harness(const struct bench_opts *o)
 	 */
 	int nsamp = o->seconds < 1 ? 1 : (int)ceil(o->seconds);
 	double period = o->seconds / nsamp;
-	int total_s = o->warmup + nsamp, s, i, failed = 0;
+	/* Warm-up likewise: seconds, or one shorter sample under a second. */
+	int nwarm = o->warmup <= 0 ? 0 : o->warmup < 1 ? 1 : (int)ceil(o->warmup);
+	double wperiod = nwarm ? o->warmup / nwarm : 0;
+	int total_s = nwarm + nsamp, s, i, failed = 0;
 	double *per_sec = calloc((size_t)nsamp, sizeof(double));
 	double t_next, t_last;
 
@@ -175,7 +179,7 @@ static int run_harness(const struct bench_opts *o)
 	for (i = 0; i < o->tasks; i++)
 		prev[i] = counters[i].ops;
 	t_last = bench_now();
-	t_next = t_last + (o->warmup ? 1.0 : period);
+	t_next = t_last + (nwarm ? wperiod : period);
 	for (s = 0; s < total_s; s++) {
 		unsigned long long min = ~0ULL, max = 0, total = 0;
 		struct timespec ts;
@@ -186,7 +190,7 @@ static int run_harness(const struct bench_opts *o)
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 			nanosleep(&ts, NULL);
 		}
-		t_next += s + 1 < o->warmup ? 1.0 : period;
+		t_next += s + 1 < nwarm ? wperiod : period;
 		t_now = bench_now();
 		for (i = 0; i < o->tasks; i++) {
 			unsigned long long now = counters[i].ops, d = now - prev[i];
@@ -197,11 +201,11 @@ static int run_harness(const struct bench_opts *o)
 			total += d;
 			failed |= counters[i].failed;
 		}
-		printf("%smin:%llu max:%llu total:%llu\n", s < o->warmup ? "warmup " : "",
+		printf("%smin:%llu max:%llu total:%llu\n", s < nwarm ? "warmup " : "",
 		       min, max, total);
 		fflush(stdout);
-		if (s >= o->warmup)
-			per_sec[s - o->warmup] = (double)total / (t_now - t_last);
+		if (s >= nwarm)
+			per_sec[s - nwarm] = (double)total / (t_now - t_last);
 		t_last = t_now;
 		if (failed)
 			break;
@@ -268,6 +272,19 @@ static double parse_seconds(const char *s)
 	return v;
 }
 
+/* --warmup: seconds from 0 (none), a decimal under 1 as one sample. */
+static double parse_warmup(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !*s || *end || !(v >= 0 && v <= 3600))
+		bad("--warmup wants seconds from 0 to 3600, not '%s'", s);
+	return v;
+}
+
 static unsigned long long parse_layout(const char *s)
 {
 	unsigned long long v;
@@ -312,7 +329,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 't': o.tasks = parse_int(value(optarg), 1, MAX_TASKS, "-t"); break;
 		case 's': o.seconds = parse_seconds(value(optarg)); break;
-		case 'w': o.warmup = parse_int(value(optarg), 0, 3600, "--warmup"); break;
+		case 'w': o.warmup = parse_warmup(value(optarg)); break;
 		case 'T': o.threads = 1; break;
 		case 'j': o.json = 1; break;
 		case 'v': o.vmas = value(optarg); break;

@@ -70,7 +70,7 @@ static int munmap_vmas_run(const struct bench_opts *o)
 			fprintf(stderr, "mseal-bench: bad VMA count '%s' in --vmas\n", tok);
 			return 2;
 		}
-		if (o->warmup && npts == 0 && measure(n, o->warmup, ns, &pts[0]))
+		if (o->warmup > 0 && npts == 0 && measure(n, o->warmup, ns, &pts[0]))
 			goto fail;
 		if (measure(n, o->seconds, ns, &pts[npts]))
 			goto fail;

@@ -259,29 +259,19 @@ static int parse_int(const char *s, int lo, int hi, const char *what)
 	return (int)v;
 }
 
-/* -s: seconds, a decimal from 0.01 (a fraction of a second: one sample). */
-static double parse_seconds(const char *s)
+/*
+ * Seconds, a decimal from lo to hi (-s from 0.01, --warmup from 0; under a
+ * second, one sample that long).
+ */
+static double parse_seconds(const char *s, double lo, double hi, const char *what)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || !*s || *end || !(v >= 0.01 && v <= 86400))
-		bad("-s wants seconds from 0.01 to 86400, not '%s'", s);
-	return v;
-}
-
-/* --warmup: seconds from 0 (none), a decimal under 1 as one sample. */
-static double parse_warmup(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !*s || *end || !(v >= 0 && v <= 3600))
-		bad("--warmup wants seconds from 0 to 3600, not '%s'", s);
+	if (errno || !*s || *end || !(v >= lo && v <= hi))
+		bad("%s wants seconds from %g to %g, not '%s'", what, lo, hi, s);
 	return v;
 }
 
@@ -328,8 +318,8 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":t:s:w:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't': o.tasks = parse_int(value(optarg), 1, MAX_TASKS, "-t"); break;
-		case 's': o.seconds = parse_seconds(value(optarg)); break;
-		case 'w': o.warmup = parse_warmup(value(optarg)); break;
+		case 's': o.seconds = parse_seconds(value(optarg), 0.01, 86400, "-s"); break;
+		case 'w': o.warmup = parse_seconds(value(optarg), 0, 3600, "--warmup"); break;
 		case 'T': o.threads = 1; break;
 		case 'j': o.json = 1; break;
 		case 'v': o.vmas = value(optarg); break;

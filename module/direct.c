@@ -96,14 +96,14 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 		if (!ms_filter_pass())
 			return 0;
 		this_cpu_inc(ms_direct_inflight[slot]);
-		if (unlikely(!ms_handler_check_start(p->p.target, in))) {
+		if (unlikely(!ms_handler_check_start(p->p.target, in, true))) {
 			this_cpu_dec(ms_direct_inflight[slot]);
 			return 0;
 		}
 		return 1;
 	}
 	this_cpu_inc(ms_direct_inflight[slot]);
-	if (!ms_handler_enter(p->p.target, in)) {
+	if (!ms_handler_enter(p->p.target, in, true)) {
 		this_cpu_dec(ms_direct_inflight[slot]);
 		return 0;
 	}

@@ -64,11 +64,17 @@ static __always_inline unsigned int ms_check_row(void)
 
 /*
  * A check's entry past the filter (direct.c takes the in-flight count
- * between the two): false to let it run untimed.
+ * between the two): false to let it run untimed.  ENTRY_IN_CALL: the
+ * handler runs in the probed call's own context (a direct trampoline), so
+ * in_task() here says where the call runs.  A kretprobe's entry handler
+ * may run from an int3 trap (x86 kprobes not on ftrace: NMI context
+ * whatever the caller), so that backend asks at the return instead
+ * (ms_handler_exit_in_task()).
  */
-static __always_inline bool ms_handler_check_start(struct ms_target *t, struct ms_inst *in)
+static __always_inline bool ms_handler_check_start(struct ms_target *t, struct ms_inst *in,
+						   bool entry_in_call)
 {
-	if (unlikely(!in_task())) {
+	if (entry_in_call && unlikely(!in_task())) {
 		ms_probe_missed_inc(t->probe);
 		return false;
 	}
@@ -85,7 +91,7 @@ static __always_inline bool ms_handler_check_start(struct ms_target *t, struct m
  * against an interrupted writer on this CPU: it is counted as missed.
  */
 static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_target *t,
-						  struct ms_inst *in)
+						  struct ms_inst *in, bool entry_in_call)
 {
 	switch (kind) {
 	case MS_KIND_SYSCALL:
@@ -96,7 +102,7 @@ static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_t
 	case MS_KIND_CHECK:
 		if (!ms_filter_pass())
 			return false;
-		return ms_handler_check_start(t, in);
+		return ms_handler_check_start(t, in, entry_in_call);
 	default:
 		/*
 		 * Calibration takes a counted check's steps, keeps every call;
@@ -112,13 +118,28 @@ static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_t
 	return true;
 }
 
-static __always_inline bool ms_handler_enter(struct ms_target *t, struct ms_inst *in)
+static __always_inline bool ms_handler_enter(struct ms_target *t, struct ms_inst *in,
+					     bool entry_in_call)
 {
 	if (likely(t->kind == MS_KIND_CHECK))
-		return ms_handler_enter_kind(MS_KIND_CHECK, t, in);
+		return ms_handler_enter_kind(MS_KIND_CHECK, t, in, entry_in_call);
 	if (t->kind == MS_KIND_SYSCALL)
-		return ms_handler_enter_kind(MS_KIND_SYSCALL, t, in);
-	return ms_handler_enter_kind(MS_KIND_CALIB, t, in);
+		return ms_handler_enter_kind(MS_KIND_SYSCALL, t, in, entry_in_call);
+	return ms_handler_enter_kind(MS_KIND_CALIB, t, in, entry_in_call);
+}
+
+/*
+ * At the return, for a backend whose entry may not run in the call's
+ * context (a kretprobe): a check that ran outside task context is not
+ * recorded but counted as missed, as ms_handler_check_start() does for
+ * the others.  The return runs in the call's own context.
+ */
+static __always_inline bool ms_handler_exit_in_task(struct ms_target *t, const struct ms_inst *in)
+{
+	if (likely(in->cell < MS_NSYS || in_task()))
+		return true;
+	ms_probe_missed_inc(t->probe);
+	return false;
 }
 
 /* Return of a call that ms_handler_enter() let in, with value RET. */

@@ -32,13 +32,16 @@ NOKPROBE_SYMBOL(ms_rp_of);
 
 static notrace int ms_rp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return !ms_handler_enter(ms_rp_of(ri)->p.target, (struct ms_inst *)ri->data);
+	return !ms_handler_enter(ms_rp_of(ri)->p.target, (struct ms_inst *)ri->data, false);
 }
 NOKPROBE_SYMBOL(ms_rp_entry);
 
 static notrace int ms_rp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	ms_handler_exit((struct ms_inst *)ri->data, regs_return_value(regs));
+	const struct ms_inst *in = (struct ms_inst *)ri->data;
+
+	if (ms_handler_exit_in_task(ms_rp_of(ri)->p.target, in))
+		ms_handler_exit(in, regs_return_value(regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(ms_rp_return);

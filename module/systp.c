@@ -120,7 +120,12 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct ms_inflight_slot *s;
 	int sys;
 
-	sys = ms_tp_sys(id);
+	/*
+	 * The number as it is now, not ID: ID was taken before any probe ran,
+	 * and a probe before ours (we register last) may have rewritten it,
+	 * as the entry code's own re-read allows for.
+	 */
+	sys = ms_tp_sys(syscall_get_nr(current, regs));
 	if (sys < 0 || !ms_filter_pass())
 		return;
 	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current),

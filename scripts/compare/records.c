@@ -268,6 +268,7 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 	str_at("machine_id_sha256", r->machine, sizeof(r->machine));
 	str_at("governor", r->governor, sizeof(r->governor));
 	str_at("turbo", r->turbo, sizeof(r->turbo));
+	str_at("cpu_settings", r->cpu_settings, sizeof(r->cpu_settings));
 	r->epoch = msj_int(text, "epoch", 0);
 	raw_at("options", r->options, sizeof(r->options));
 	clock_and_seed(r);

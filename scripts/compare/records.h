@@ -51,6 +51,9 @@ struct boot_wl {
 struct record {
 	char name[256];		/* its folder, inside DIR */
 	char release[128], arch[32], cpu[160], machine[80], governor[64], turbo[16];
+	/* What `loop start --governor/--no-turbo` asked for and found at this
+	 * boot (scripts/compare/cpu-settings' line), or record's "asked: nothing". */
+	char cpu_settings[256];
 	char clock[16];		/* "wall" (also when meta.json has none) or "icount" */
 	char options[512];	/* meta.json's "options", whitespace outside strings dropped */
 	long long seed;		/* QEMU's -seed of the boot; REC_NO_SEED: none (null or absent) */

@@ -731,6 +731,8 @@ static void json_conditions(FILE *f, const int *ia, int na, const int *ib, int n
 	json_names(f, "governor_not_performance", ia, na, ib, nb, warn_governor_other);
 	fprintf(f, ", ");
 	json_names(f, "turbo_on", ia, na, ib, nb, warn_turbo_on);
+	fprintf(f, ", ");
+	json_names(f, "cpu_settings_refused", ia, na, ib, nb, warn_settings_refused);
 	fprintf(f, "}");
 }
 

@@ -155,15 +155,31 @@ static void busy(struct scan *s)
 		    n, REC(s, f)->name, REC(s, f)->load1, REC(s, f)->cpus, WARN_BUSY_PER_CPU);
 }
 
+/*
+ * What the loop asked of the CPU at record r's boot, for a warning's tail:
+ * "; at NAME the loop asked for ... and found ..." where it asked for
+ * something, else the advice ADVICE.
+ */
+static const char *asked_or(const struct record *r, const char *advice)
+{
+	static char buf[WARN_LEN];
+
+	if (strncmp(r->cpu_settings, "asked: ", 7) || !strncmp(r->cpu_settings, "asked: nothing", 14))
+		return advice;
+	snprintf(buf, sizeof(buf), "; at %s the loop said \"%s\"", r->name, r->cpu_settings);
+	return buf;
+}
+
 static void governor(struct scan *s)
 {
 	int f, n = count(s, warn_governor_other, &f);
 
 	if (n)
 		say(s, "%d boot(s) ran under the frequency governor \"%s\" (first %s), not performance: "
-		    "the clock speed moved under the runs; set the governor to performance before every boot "
-		    "(cpupower frequency-set -g performance)",
-		    n, REC(s, f)->governor, REC(s, f)->name);
+		    "the clock speed moved under the runs%s",
+		    n, REC(s, f)->governor, REC(s, f)->name,
+		    asked_or(REC(s, f), "; set the governor to performance before every boot "
+			     "(cpupower frequency-set -g performance, or mseal-compare loop start --governor performance)"));
 }
 
 static void turbo(struct scan *s)
@@ -171,10 +187,27 @@ static void turbo(struct scan *s)
 	int f, n = count(s, warn_turbo_on, &f);
 
 	if (n)
-		say(s, "%d boot(s) ran with turbo on (first %s): the clock speed follows temperature and load; "
-		    "switch it off before every boot (1 to /sys/devices/system/cpu/intel_pstate/no_turbo, "
-		    "or 0 to /sys/devices/system/cpu/cpufreq/boost)",
-		    n, REC(s, f)->name);
+		say(s, "%d boot(s) ran with turbo on (first %s): the clock speed follows temperature and load%s",
+		    n, REC(s, f)->name,
+		    asked_or(REC(s, f), "; switch it off before every boot (1 to /sys/devices/system/cpu/intel_pstate/no_turbo, "
+			     "or 0 to /sys/devices/system/cpu/cpufreq/boost, or mseal-compare loop start --no-turbo)"));
+}
+
+/* A setting the loop asked for that the kernel refused at that boot. */
+int warn_settings_refused(const struct record *r)
+{
+	return !strncmp(r->cpu_settings, "asked: ", 7) && strstr(r->cpu_settings, "refused");
+}
+
+static void refused(struct scan *s)
+{
+	int f, n = count(s, warn_settings_refused, &f);
+
+	if (n)
+		say(s, "%d boot(s) ran without the CPU settings the loop asked for: the kernel refused them "
+		    "(first %s: \"%s\"); choose a governor the machine has (scaling_available_governors) "
+		    "or leave the setting out",
+		    n, REC(s, f)->name, REC(s, f)->cpu_settings);
 }
 
 /* One switch from A to B with two or more boots each: no alternation. */
@@ -207,6 +240,7 @@ int compare_warnings(const struct record *recs, const int *ia, int na, const int
 	busy(&s);
 	governor(&s);
 	turbo(&s);
+	refused(&s);
 	order(&s, na, nb);
 	return s.k;
 }

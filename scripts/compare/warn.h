@@ -3,7 +3,8 @@
  * What makes a comparison of boot records doubtful, each said with what to
  * do instead: too few boots, records of different machines, CPU settings
  * or record options, a busy start, a frequency governor other than
- * performance, turbo on, boots that did not alternate.  The report still
+ * performance, turbo on (each with what the loop asked for, where it
+ * asked), CPU settings the kernel refused, boots that did not alternate.  The report still
  * reports.
  */
 #ifndef WARN_H
@@ -36,6 +37,7 @@ int compare_warnings(const struct record *recs, const int *ia, int na, const int
 int warn_busy(const struct record *r);
 int warn_governor_other(const struct record *r);
 int warn_turbo_on(const struct record *r);
+int warn_settings_refused(const struct record *r);
 int warn_options_differ(const struct record *first, const struct record *r);
 
 #endif

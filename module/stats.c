@@ -35,8 +35,12 @@
 #include "stats.h"
 
 struct ms_cpu_table __percpu *ms_pcpu;
-/* Cells start zeroed at generation 0: the first reset's is 1. */
-unsigned long ms_gen;
+/*
+ * Cells start as zeros at generation 0 (alloc_percpu), which is never
+ * current: the first generation is 1, so each cell is zeroed with its
+ * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
+ */
+unsigned long ms_gen = 1;
 /*
  * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
  * init, once the probes are attached and calibrated, which resets as the

@@ -38,9 +38,10 @@ struct ms_table {
 	struct ms_cell cell[MS_NCELLS];
 };
 
+/* The bucket of NS: 0 and 1 in bucket 0 (ns | 1: no zero test). */
 static inline unsigned int ms_hist_bucket(u64 ns)
 {
-	unsigned int b = ns < 2 ? 0 : fls64(ns) - 1;
+	unsigned int b = __fls(ns | 1);
 
 	return b < MS_HIST_BUCKETS ? b : MS_HIST_BUCKETS - 1;
 }

@@ -77,6 +77,19 @@ void ms_stats_exit(void)
 }
 
 
+notrace void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error)
+{
+	struct ms_cpu_table *ct;
+
+	preempt_disable_notrace();
+	ct = this_cpu_ptr(ms_pcpu);
+	raw_write_seqcount_begin(&ct->seq);
+	ms_gen_add(&ct->t, READ_ONCE(ms_gen), cell, ns, bad, error);
+	raw_write_seqcount_end(&ct->seq);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(ms_stats_record_new);
+
 /* Cell CELL of CT as of generation GEN, whole. */
 static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,
 			unsigned long gen, struct ms_cell *out)

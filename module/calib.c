@@ -27,10 +27,21 @@
  * batches of one reset generation count, so a reset can never make a
  * figure 0.
  *
+ * The calibration probes are attached once, at load (ms_calib_attach(),
+ * one empty function per backend: a direct call and a kretprobe cannot
+ * share one), and detached at unload (ms_calib_detach()).  Attaching and
+ * detaching wait for grace periods (RCU, RCU-tasks, the slot's calls);
+ * the command runs under ms_control_lock and sysfs' kernel_param_lock
+ * (held around every parameter's .set), which reading any of the module's
+ * parameters and rmmod wait for: so the command only measures, with the
+ * probes in place, and never waits for a grace period.  Nothing calls the
+ * empty functions but calibration, so the probes cost nothing meanwhile.
+ *
  * A backend that cannot be calibrated now returns -EAGAIN and keeps the
  * figures it had: one that needs kprobes while they are disabled
  * (sentinel.c), or a probe that registered but never fired.  Try again
- * when the cause is gone.
+ * when the cause is gone.  One whose probe could not be attached at load
+ * returns that error.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,25 +66,41 @@
 /* The backends that wrap calls: direct and kretprobe. */
 #define MS_CALIB_MAX		2
 
-static struct ms_target ms_calib_target;
 /* The figures, per backend; the lock keeps a reader from half of a run's. */
 static struct ms_calib ms_calibs[MS_CALIB_MAX];
 static DEFINE_MUTEX(ms_calib_lock);
 
 /*
- * The probed function: a call, an fentry site, nothing else; and its
- * twin, never probed, for the calls without a probe.  Their asm differs,
- * so that the compiler cannot fold one into the other.
+ * The probed functions, one per backend: a call, an fentry site, nothing
+ * else; and their twin, never probed, for the calls without a probe.
+ * Their asm differs, so that the compiler cannot fold one into another.
  */
-static noinline void ms_calib_empty(void)
+static noinline void ms_calib_empty0(void)
 {
-	asm volatile("# ms_calib_empty");
+	asm volatile("# ms_calib_empty0");
+}
+
+static noinline void ms_calib_empty1(void)
+{
+	asm volatile("# ms_calib_empty1");
 }
 
 static noinline void ms_calib_twin(void)
 {
 	asm volatile("# ms_calib_twin");
 }
+
+/* A backend's calibration probe, from load to unload. */
+static struct ms_calib_probe {
+	const struct ms_backend_ops *ops;	/* NULL: none */
+	void (*fn)(void);
+	const char *fn_name;
+	struct ms_target t;
+	int err;				/* the attach's: 0, attached */
+} ms_calib_probes[MS_CALIB_MAX] = {
+	{ .fn = ms_calib_empty0, .fn_name = "ms_calib_empty0" },
+	{ .fn = ms_calib_empty1, .fn_name = "ms_calib_empty1" },
+};
 
 static u64 ms_calib_loop(void (*fn)(void))
 {
@@ -102,7 +129,7 @@ static struct ms_calib *ms_calib_slot(const struct ms_backend_ops *ops)
  * C->outer_ns, the median time the handlers recorded per call into
  * C->inner_ns; returns the calls timed (0: the probe never fired).
  */
-static unsigned int ms_calib_batches(struct ms_calib *c)
+static unsigned int ms_calib_batches(struct ms_calib *c, void (*fn)(void))
 {
 	u64 bare[MS_CALIB_BATCHES], probed[MS_CALIB_BATCHES], inner[MS_CALIB_BATCHES];
 	/*
@@ -119,7 +146,7 @@ static unsigned int ms_calib_batches(struct ms_calib *c)
 		bare[i] = ms_calib_loop(ms_calib_twin);
 		gen = ms_stats_generation();
 		ms_stats_cell_sum(MS_CELL_CALIB, &before);
-		probed[i] = ms_calib_loop(ms_calib_empty);
+		probed[i] = ms_calib_loop(fn);
 		ms_stats_cell_sum(MS_CELL_CALIB, &after);
 		if (ms_stats_generation() != gen ||
 		    after.count - before.count != MS_CALIB_CALLS)
@@ -136,14 +163,14 @@ static unsigned int ms_calib_batches(struct ms_calib *c)
 }
 
 /* Measure on one CPU, with a row look-up as a real check's. */
-static unsigned int ms_calib_measure(struct ms_calib *c)
+static unsigned int ms_calib_measure(struct ms_calib *c, void (*fn)(void))
 {
 	unsigned int timed;
 	bool slot;
 
 	migrate_disable();
 	slot = ms_systp_calib_begin();
-	timed = ms_calib_batches(c);
+	timed = ms_calib_batches(c, fn);
 	if (slot)
 		ms_systp_calib_end();
 	c->cpu = raw_smp_processor_id();
@@ -151,33 +178,23 @@ static unsigned int ms_calib_measure(struct ms_calib *c)
 	return timed;
 }
 
-static int ms_calib_backend(const struct ms_backend_ops *ops)
+static int ms_calib_backend(struct ms_calib_probe *cp)
 {
-	struct ms_target *t = &ms_calib_target;
+	const struct ms_backend_ops *ops = cp->ops;
 	struct ms_calib *c = ms_calib_slot(ops);
 	struct ms_calib next;
 	unsigned int timed;
-	int err;
 
 	if (!c)
 		return -ENOSPC;
+	if (cp->err)
+		return cp->err;
 	if (ops->needs_kprobes && !ms_kprobes_enabled()) {
 		pr_warn("calibration (%s): " MS_KPROBES_OFF_MSG ": not calibrated\n", ops->name);
 		return -EAGAIN;
 	}
-	memset(t, 0, sizeof(*t));
-	t->name = "calibration";
-	t->kind = MS_KIND_CALIB;
-	strscpy(t->symbol, "ms_calib_empty", sizeof(t->symbol));
-	err = ops->attach(t, NULL, ms_calib_empty);
-	if (err) {
-		pr_warn("calibration: cannot probe own function with %s: error %d\n",
-			ops->name, err);
-		return err;
-	}
 	next = *c;
-	timed = ms_calib_measure(&next);
-	ops->detach(&t, 1);
+	timed = ms_calib_measure(&next, cp->fn);
 	if (!timed) {
 		pr_warn("calibration (%s): the probe never fired: not calibrated\n", ops->name);
 		return -EAGAIN;
@@ -210,16 +227,60 @@ static bool ms_calib_wanted(const struct ms_backend_ops *ops)
 	return false;
 }
 
-int ms_calib_run(void)
+/*
+ * At load, after the plan's probes: a calibration probe for each backend
+ * to calibrate.  A probe that would not attach is said in dmesg, and
+ * ms_calib_run() returns its error.
+ */
+void ms_calib_attach(void)
 {
+	struct ms_calib_probe *cp = ms_calib_probes;
 	const struct ms_backend_ops *ops;
 	unsigned int i;
-	int err, first = 0;
 
-	for (i = 0; (ops = ms_backend_at(i)); i++) {
+	for (i = 0; (ops = ms_backend_at(i)) && cp < ms_calib_probes + MS_CALIB_MAX; i++) {
+		struct ms_target *t = &cp->t;
+
 		if (!ms_calib_wanted(ops))
 			continue;
-		err = ms_calib_backend(ops);
+		memset(t, 0, sizeof(*t));
+		t->name = "calibration";
+		t->kind = MS_KIND_CALIB;
+		strscpy(t->symbol, cp->fn_name, sizeof(t->symbol));
+		cp->ops = ops;
+		cp->err = ops->attach(t, NULL, cp->fn);
+		if (cp->err)
+			pr_warn("calibration: cannot probe own function with %s: error %d\n",
+				ops->name, cp->err);
+		cp++;
+	}
+}
+
+/* At unload (or a failed load), before the plan's probes. */
+void ms_calib_detach(void)
+{
+	struct ms_calib_probe *cp;
+	struct ms_target *t;
+
+	for (cp = ms_calib_probes; cp < ms_calib_probes + MS_CALIB_MAX; cp++) {
+		if (!cp->ops)
+			continue;
+		t = &cp->t;
+		if (!cp->err)
+			cp->ops->detach(&t, 1);
+		cp->ops = NULL;
+	}
+}
+
+int ms_calib_run(void)
+{
+	struct ms_calib_probe *cp;
+	int err, first = 0;
+
+	for (cp = ms_calib_probes; cp < ms_calib_probes + MS_CALIB_MAX; cp++) {
+		if (!cp->ops)
+			continue;
+		err = ms_calib_backend(cp);
 		first = first ?: err;
 	}
 	return first;

@@ -25,6 +25,14 @@ void ms_cell_merge(struct ms_cell *dst, const struct ms_cell *src)
 		dst->hist[b] += src->hist[b];
 }
 
+void ms_table_zero(struct ms_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < MS_NCELLS; i++)
+		ms_cell_zero(&t->cell[i]);
+}
+
 void ms_table_merge(struct ms_table *dst, const struct ms_table *src)
 {
 	unsigned int i;

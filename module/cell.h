@@ -20,7 +20,7 @@ struct ms_cell {
 	u64 bad;	/* syscalls: returned -EPERM; checks: refused */
 	u64 errors;	/* syscalls: other errors; checks: unused */
 	u64 total_ns;
-	u64 min_ns;	/* meaningful only when count > 0 */
+	u64 min_ns;	/* meaningful only when count > 0 (U64_MAX or 0 when not) */
 	u64 max_ns;
 	u64 hist[MS_HIST_BUCKETS];
 };
@@ -38,9 +38,10 @@ struct ms_table {
 	struct ms_cell cell[MS_NCELLS];
 };
 
+/* The bucket of NS: 0 and 1 in bucket 0 (ns | 1: no zero test). */
 static inline unsigned int ms_hist_bucket(u64 ns)
 {
-	unsigned int b = ns < 2 ? 0 : fls64(ns) - 1;
+	unsigned int b = __fls(ns | 1);
 
 	return b < MS_HIST_BUCKETS ? b : MS_HIST_BUCKETS - 1;
 }
@@ -56,10 +57,29 @@ static inline u64 ms_hist_high(unsigned int b)
 	return b >= MS_HIST_BUCKETS - 1 ? U64_MAX : (2ULL << b) - 1;
 }
 
-/* Account one call of NS nanoseconds.  Callers keep C to themselves. */
+/*
+ * An empty cell, its minimum seeded with the largest value, so that
+ * ms_cell_add() needs no "is this the first call" test.  Every writer's
+ * cell is zeroed by this (gentab.h, at its first update in a generation),
+ * never by a bare memset; a reader's copy of an empty cell may be all
+ * zeros (count 0: its min means nothing).
+ */
+static inline void ms_cell_zero(struct ms_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->min_ns = U64_MAX;
+}
+
+/* Every cell of T, as ms_cell_zero(). */
+void ms_table_zero(struct ms_table *t);
+
+/*
+ * Account one call of NS nanoseconds into C, zeroed by ms_cell_zero().
+ * Callers keep C to themselves.
+ */
 static inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
 {
-	if (c->count == 0 || ns < c->min_ns)
+	if (ns < c->min_ns)
 		c->min_ns = ns;
 	if (ns > c->max_ns)
 		c->max_ns = ns;

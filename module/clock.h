@@ -8,11 +8,26 @@
  * time with the CPU's own counter (the TSC on x86_64, the architected
  * counter on arm64; mseal_stats_compat.h says when), the handlers read
  * that counter directly and convert the difference to ns when they record
- * it, with a multiplier and shift computed once at load.  Elsewhere they
- * read local_clock() (ns already): per-CPU, so a call that migrates can
- * measure a little off, and a negative difference is taken as 0.  The
- * choice is made at load, before any probe is attached, and never changes
- * while they are (a static key: no test on the hot path).
+ * it, with a 32.32 fixed-point multiplier computed once at load.
+ *
+ * Elsewhere they read local_clock() (ns already), not
+ * ktime_get_mono_fast_ns().  Both are cheap where the TSC keeps time; the
+ * fallback is for where it does not: then ktime_get_mono_fast_ns() reads
+ * the clocksource itself (the HPET or the ACPI PM timer: an MMIO or port
+ * read of a microsecond or so, twice per call, more than the checks
+ * cost), where local_clock() is sched_clock, still the TSC, kept
+ * monotonic per CPU by the scheduler's filter.  Its NMI safety buys
+ * nothing here: no handler runs in NMI (the checks are timed only in task
+ * context, the syscall tracepoints run in it).  local_clock() is per CPU,
+ * so a call that migrates can measure a little off; a negative difference
+ * is taken as 0.
+ *
+ * The choice is a static key, set at load before any probe is attached,
+ * and taken away when the kernel stops keeping time with the counter
+ * (clock.c: a TSC marked unstable makes the kernel change its
+ * clocksource).  So that no call is measured with two clocks, each call
+ * keeps which clock its start was read with, in the cell word it carries
+ * from entry to return (MS_CLOCK_LOCAL), and its end is read with the same.
  */
 #ifndef MSEAL_STATS_CLOCK_H
 #define MSEAL_STATS_CLOCK_H
@@ -23,35 +38,88 @@
 #include "mseal_stats_compat.h"
 
 DECLARE_STATIC_KEY_FALSE(ms_clock_counter);
+/* ns per counter tick, 32.32 fixed point (clock.c). */
+extern u64 ms_clock_mult;
 
-struct ms_clock_conv {
-	u32 mult;
-	u32 shift;
-};
-extern struct ms_clock_conv ms_clock_conv;
+/*
+ * In the cell word of a call whose start was read with local_clock():
+ * cells number far fewer (cell.h), so the bit is free.
+ */
+#define MS_CLOCK_LOCAL	(1U << 31)
 
-/* Now, in the clock's own units: compare only with ms_clock_ns(). */
-static __always_inline u64 ms_clock_read(void)
+static __always_inline bool ms_clock_is_counter(void)
 {
-	if (static_branch_likely(&ms_clock_counter))
+	return static_branch_likely(&ms_clock_counter);
+}
+
+/* A difference of two counter reads, in ns: any difference, any rate. */
+static __always_inline u64 ms_counter_ns(u64 d)
+{
+	return mul_u64_u64_shr(d, ms_clock_mult, 32);
+}
+
+/*
+ * A call's start: the time now into *T0, and CELL, with the clock's mark,
+ * into *CELLP.
+ */
+static __always_inline void ms_clock_start(u64 *t0, unsigned int *cellp, unsigned int cell)
+{
+	if (ms_clock_is_counter()) {
+		*cellp = cell;
+		*t0 = ms_counter_read();
+	} else {
+		*cellp = cell | MS_CLOCK_LOCAL;
+		*t0 = local_clock();
+	}
+}
+
+/* Now, with the clock CELL's mark names. */
+static __always_inline u64 ms_clock_now_as(unsigned int cell)
+{
+	if (likely(!(cell & MS_CLOCK_LOCAL)))
 		return ms_counter_read();
 	return local_clock();
 }
 
-/* Nanoseconds from T0 to T1 (two ms_clock_read()s); 0 if T1 is before T0. */
-static __always_inline u64 ms_clock_ns(u64 t0, u64 t1)
+/* ns from T0 to T1, both read with the clock CELL's mark names; 0 if T1 < T0. */
+static __always_inline u64 ms_clock_ns(u64 t0, u64 t1, unsigned int cell)
 {
 	s64 d = (s64)(t1 - t0);
 
-	if (unlikely(d < 0))
+	if (unlikely(d <= 0))
 		return 0;
-	if (static_branch_likely(&ms_clock_counter))
-		return mul_u64_u32_shr(d, ms_clock_conv.mult, ms_clock_conv.shift);
+	if (likely(!(cell & MS_CLOCK_LOCAL)))
+		return ms_counter_ns(d);
 	return d;
+}
+
+/*
+ * A call's end, for a handler that reads the clock before it knows the
+ * call (the syscall side's sys_exit): now, by the key, and its mark into
+ * *MARK; ms_clock_end_ns() then reads again when the call began with the
+ * other clock (the key changed meanwhile: once, if ever).
+ */
+static __always_inline u64 ms_clock_read_mark(unsigned int *mark)
+{
+	if (ms_clock_is_counter()) {
+		*mark = 0;
+		return ms_counter_read();
+	}
+	*mark = MS_CLOCK_LOCAL;
+	return local_clock();
+}
+
+static __always_inline u64 ms_clock_end_ns(u64 t0, u64 t1, unsigned int mark, unsigned int cell)
+{
+	if (unlikely((cell ^ mark) & MS_CLOCK_LOCAL))
+		t1 = ms_clock_now_as(cell);
+	return ms_clock_ns(t0, t1, cell);
 }
 
 /* At load, before the probes: choose the clock (and say which). */
 void ms_clock_init(void);
+/* At unload, after the probes: stop watching the kernel's clocksource. */
+void ms_clock_exit(void);
 /* Its name for the report: the counter's ("tsc") or "local_clock". */
 const char *ms_clock_name(void);
 

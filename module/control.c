@@ -19,7 +19,10 @@
  * command can arrive before init is done or while exit runs: it is refused
  * (-EBUSY) until ms_control_ready(true) and after ms_control_ready(false).
  * One mutex orders the commands, so a reset never lands inside a
- * calibration's measurement.
+ * calibration's measurement.  No command waits for a grace period (the
+ * calibration probes stay attached from load to unload: calib.c): sysfs
+ * holds kernel_param_lock around .set, and reading any parameter of the
+ * module, like rmmod, would wait behind it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -66,55 +66,163 @@
 static_assert(MS_DIRECT_NSLOTS == MS_NTARGETS + 1, "a direct slot per target and calibration");
 static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE, "struct ms_inst fits the trampoline frame");
 
+/*
+ * A slot's probe.  The direct backend takes checks and calibration only
+ * (the syscalls are on the tracepoints or kretprobes: backend.c); the
+ * entry reads KIND and INDEX, on the probe's first line.
+ */
 struct ms_direct_probe {
 	struct ms_probe p;
-	enum ms_kind kind;	/* the target's, next to the probe: one line */
+	enum ms_kind kind;	/* MS_KIND_CHECK or MS_KIND_CALIB */
+	unsigned int index;	/* the check */
 	unsigned int slot;
 	struct ftrace_ops fops;
 };
 
+/*
+ * An unbound slot's probe: neither kind, so a call that meets it (a task
+ * that entered a trampoline just before its slot was unbound) runs
+ * untimed, and the entry needs no NULL test before its kind test.
+ */
+static struct ms_direct_probe ms_direct_none = { .kind = MS_KIND_SYSCALL };
+
 /* Bound before the function is patched, unbound once nothing can use it. */
-static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS];
+static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS] = {
+	[0 ... MS_DIRECT_NSLOTS - 1] = &ms_direct_none,
+};
 /* Timed calls in flight, per slot (see the top, step 2). */
 static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
+
+/*
+ * The entry (ms_direct_enter()) and the return (ms_direct_exit()) make no
+ * call on their common path: a function that calls nothing saves no
+ * register, so what could call (the filter when one is set, the in-flight
+ * table's window, local_clock() where the counter is not read directly,
+ * the clock's mark at the return) is a tail call to a function of its
+ * own, which takes the same steps.
+ *
+ * The in-flight count goes up before the clock is read (not inside the
+ * time measured) and after the filter and the task-context test (a call
+ * either keeps out pays no count, and needs none taken back).  Until it
+ * is up, this task is between the entry and the count, which the first
+ * synchronize_rcu_tasks() of a detach covers (the top of this file), as
+ * it covers the untimed path's return.
+ */
+static __always_inline void ms_direct_count_in(unsigned int slot, struct ms_inst *in)
+{
+	in->slot = slot;
+	this_cpu_inc(ms_direct_inflight[slot]);
+}
+
+static noinline notrace int ms_direct_start_local(struct ms_inst *in, unsigned int cell)
+{
+	in->cell = cell | MS_CLOCK_LOCAL;
+	in->t0 = local_clock();
+	return 1;
+}
+NOKPROBE_SYMBOL(ms_direct_start_local);
+
+static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsigned int slot,
+						 struct ms_inst *in);
+
+/*
+ * The steps of a call of KIND (a check, or calibration: a check's steps
+ * and its own cell) past the slot.  SLOW: this is ms_direct_enter_slow(),
+ * which takes every step the generic way; the fast path goes there (a
+ * tail call) for a filter set or a slot of the in-flight table past the
+ * task's home slot, and to ms_direct_start_local() for local_clock().  A
+ * check outside task context is counted as missed (handlers.h).
+ */
+static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_direct_probe *p,
+					   unsigned int slot, struct ms_inst *in,
+					   const bool slow)
+{
+	unsigned int cell;
+
+	if (slow) {
+		/* Calibration keeps every call, but asks as a check does. */
+		if (!ms_filter_pass() && kind == MS_KIND_CHECK)
+			return 0;
+	} else if (ms_filter_set()) {
+		return ms_direct_enter_slow(p, slot, in);
+	}
+	if (unlikely(!in_task())) {
+		ms_probe_missed_inc(&p->p);
+		return 0;
+	}
+	if (slow)
+		cell = ms_check_chk_base();
+	else if (unlikely(!ms_check_chk_base_home(&cell)))
+		return ms_direct_enter_slow(p, slot, in);
+	cell += p->index;
+	if (kind == MS_KIND_CALIB) {
+		/* The row was found as a check's is; the cell is its own. */
+		MS_KEEP(cell);
+		cell = MS_CELL_CALIB;
+	}
+	ms_direct_count_in(slot, in);
+	if (slow) {
+		ms_clock_start(&in->t0, &in->cell, cell);
+		return 1;
+	}
+	if (unlikely(!ms_clock_is_counter()))
+		return ms_direct_start_local(in, cell);
+	in->cell = cell;
+	in->t0 = ms_counter_read();
+	return 1;
+}
+
+static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsigned int slot,
+						 struct ms_inst *in)
+{
+	if (p->kind == MS_KIND_CHECK)
+		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, true);
+	return ms_direct_steps(MS_KIND_CALIB, p, slot, in, true);
+}
+NOKPROBE_SYMBOL(ms_direct_enter_slow);
 
 notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 {
 	struct ms_direct_probe *p = READ_ONCE(ms_direct_slot[slot]);
 
-	if (unlikely(!p))
-		return 0;
-	/*
-	 * The in-flight count before the handler reads the clock (not inside
-	 * the time measured), after the filter: a call the filter keeps out
-	 * pays no count.  Until it is up, this task is between the entry and
-	 * the count, which the first synchronize_rcu_tasks() of a detach
-	 * covers (direct.c's top), as it covers the untimed path's return.
-	 */
-	in->slot = slot;
-	if (likely(p->kind == MS_KIND_CHECK)) {
-		if (!ms_filter_pass())
-			return 0;
-		this_cpu_inc(ms_direct_inflight[slot]);
-		if (unlikely(!ms_handler_check_start(p->p.target, in, true))) {
-			this_cpu_dec(ms_direct_inflight[slot]);
-			return 0;
-		}
-		return 1;
-	}
-	this_cpu_inc(ms_direct_inflight[slot]);
-	if (!ms_handler_enter(p->p.target, in, true)) {
-		this_cpu_dec(ms_direct_inflight[slot]);
-		return 0;
-	}
-	return 1;
+	if (likely(p->kind == MS_KIND_CHECK))
+		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, false);
+	if (p->kind == MS_KIND_CALIB)
+		return ms_direct_steps(MS_KIND_CALIB, p, slot, in, false);
+	return 0;
 }
 NOKPROBE_SYMBOL(ms_direct_enter);
 
+/*
+ * The return: the clock first; the in-flight count down before the
+ * record, which is then the last thing and may be a tail call
+ * (stats.h).  A task counted out is still on our code for the record and
+ * the trampoline's last instructions: the second synchronize_rcu_tasks()
+ * of a detach covers them (the top of this file; nothing there sleeps),
+ * and the tables go only after every probe (main.c).
+ */
+static noinline notrace void ms_direct_exit_local(struct ms_inst *in, unsigned long ret)
+{
+	unsigned int cell;
+	u64 ns = ms_handler_ns(in, &cell);
+
+	this_cpu_dec(ms_direct_inflight[in->slot]);
+	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+}
+NOKPROBE_SYMBOL(ms_direct_exit_local);
+
 notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 {
-	ms_handler_exit(in, ret);
+	unsigned int cell = in->cell;
+	u64 ns;
+
+	if (unlikely(cell & MS_CLOCK_LOCAL)) {
+		ms_direct_exit_local(in, ret);
+		return;
+	}
+	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
 	this_cpu_dec(ms_direct_inflight[in->slot]);
+	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
@@ -184,7 +292,7 @@ static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
  */
 static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int err)
 {
-	WRITE_ONCE(ms_direct_slot[p->slot], NULL);
+	WRITE_ONCE(ms_direct_slot[p->slot], &ms_direct_none);
 	if (!ms_ftrace_direct_was_live(&p->fops))
 		return;
 	synchronize_rcu();
@@ -196,16 +304,20 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 {
-	struct ms_direct_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct ms_direct_probe *p;
 	unsigned int slot;
 	int err;
 
+	if (t->kind == MS_KIND_SYSCALL)
+		return -EOPNOTSUPP;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	p->p.target = t;
 	p->kind = t->kind;
+	p->index = t->index;
 	mutex_lock(&ms_direct_lock);
-	for (slot = 0; slot < MS_DIRECT_NSLOTS && ms_direct_slot[slot]; slot++)
+	for (slot = 0; slot < MS_DIRECT_NSLOTS && ms_direct_slot[slot] != &ms_direct_none; slot++)
 		;
 	if (slot == MS_DIRECT_NSLOTS) {
 		err = -ENOSPC;
@@ -266,7 +378,7 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 		/* ftrace may still hold an ops it would not let go: leak it. */
 		if (!gone[i])
 			continue;
-		WRITE_ONCE(ms_direct_slot[p->slot], NULL);
+		WRITE_ONCE(ms_direct_slot[p->slot], &ms_direct_none);
 		kfree(p);
 	}
 	mutex_unlock(&ms_direct_lock);

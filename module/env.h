@@ -52,6 +52,15 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+/* linux/compiler.h: the compiler forgets what it knew of VAR. */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__ ("" : "=r" (var) : "0" (var))
+
+/* The last set bit of X, which must not be 0 (linux/bitops.h). */
+static inline unsigned long __fls(unsigned long x)
+{
+	return 63 - __builtin_clzll(x);
+}
+
 /* linux/math64.h: a 64-bit division is a call on 32-bit kernels. */
 static inline u64 div64_u64(u64 a, u64 b)
 {

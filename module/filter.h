@@ -6,6 +6,7 @@
 #define MSEAL_STATS_FILTER_H
 
 #include <linux/compiler.h>
+#include <linux/jump_label.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -25,15 +26,29 @@ struct ms_filter {
 
 extern struct ms_filter __rcu *ms_filter_cur;
 bool ms_filter_pass_slow(void);
+/*
+ * On while a filter is set: switched on after the filter is published and
+ * off after NULL is (params.c), and the slow path takes a NULL filter for
+ * "every task", so a handler that sees the key and the pointer out of step
+ * still decides as the old filter or the new one would.
+ */
+DECLARE_STATIC_KEY_FALSE(ms_filter_on);
+
+/* Is a filter set?  (The static key: for a caller that asks the slow path itself.) */
+static __always_inline bool ms_filter_set(void)
+{
+	return static_branch_unlikely(&ms_filter_on);
+}
 
 /*
  * Does current pass the filter?  Safe in probe handlers.  With no filter
- * set (the common case) one load of a pointer that no CPU writes.  A
- * handler racing with a change sees the old filter or the new one.
+ * set (the common case) the static key alone: a patched-out jump (a load
+ * and a test on a kernel without CONFIG_JUMP_LABEL).  A handler racing
+ * with a change sees the old filter or the new one.
  */
 static __always_inline bool ms_filter_pass(void)
 {
-	if (likely(!rcu_access_pointer(ms_filter_cur)))
+	if (!ms_filter_set())
 		return true;
 	return ms_filter_pass_slow();
 }

@@ -8,7 +8,10 @@
  * newer one, and a reader takes a cell of another generation for zeros.
  * Per cell, not per table: the first update after a reset clears one cell
  * (46 words), not the whole table (22 KB with preemption off, a latency
- * spike on PREEMPT_RT).
+ * spike on PREEMPT_RT).  The tables start as zeros at generation 0, which
+ * no snapshot reads: the first generation is 1 (stats.c), so every cell
+ * is zeroed the ms_cell_zero() way, its minimum seeded, before its first
+ * call is added.
  *
  * A snapshot sums the tables as of one generation.  If a reset comes in
  * the middle, the cells already rolled over read as zeros while the others
@@ -37,8 +40,8 @@ static inline void ms_gen_add(struct ms_gen_table *t, unsigned long gen,
 {
 	struct ms_cell *c = &t->table.cell[cell];
 
-	if (t->gen[cell] != gen) {
-		memset(c, 0, sizeof(*c));
+	if (unlikely(t->gen[cell] != gen)) {
+		ms_cell_zero(c);
 		WRITE_ONCE(t->gen[cell], gen);
 	}
 	ms_cell_add(c, ns, bad, error);

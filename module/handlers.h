@@ -36,121 +36,163 @@
 #include "stats.h"
 #include "systp.h"
 
+/*
+ * Calibration finds the row as a check does and throws it away: this keeps
+ * the compiler from dropping the work (an asm that reads X, and emits
+ * nothing).
+ */
+#define MS_KEEP(x)	asm volatile("" : : "r" (x))
+
 /* What one call carries from entry to return. */
 struct ms_inst {
-	u64 t0;			/* ms_clock_read() at entry */
-	unsigned int cell;
+	u64 t0;			/* the clock at entry (clock.h) */
+	unsigned int cell;	/* the cell to charge, with the clock's mark */
 	unsigned int slot;	/* direct backend: the trampoline's slot */
 };
 
 /*
- * The row a check made now is charged to.  The syscall side's slot when
- * it counts (a static key: one patched jump), else the task's registers;
- * both through the one number-to-row table (names.h).
+ * The first check cell (cell.h: MS_CELL_CHK(row, 0)) of the row a check
+ * made now is charged to.  The syscall side's slot when it counts (a
+ * static key), else the task's registers, through the number table
+ * (names.h); a worker's row before either.
  */
-static __always_inline unsigned int ms_task_row(void)
+static __always_inline unsigned int ms_task_chk_base(void)
 {
 	if (ms_systp_counting())
-		return ms_systp_row();
-	return ms_row_of_nr(ms_current_syscall_nr());
+		return MS_CELL_CHK(ms_systp_row(), 0);
+	return ms_chk_base_of_nr(ms_current_syscall_nr());
 }
 
-static __always_inline unsigned int ms_check_row(void)
+static __always_inline unsigned int ms_check_chk_base(void)
 {
 	if (unlikely(ms_current_is_worker()))
-		return MS_WORKER;
-	return ms_task_row();
+		return MS_CELL_CHK(MS_WORKER, 0);
+	return ms_task_chk_base();
 }
 
 /*
- * A check's entry past the filter (direct.c takes the in-flight count
- * between the two): false to let it run untimed.  ENTRY_IN_CALL: the
- * handler runs in the probed call's own context (a direct trampoline), so
- * in_task() here says where the call runs.  A kretprobe's entry handler
- * may run from an int3 trap (x86 kprobes not on ftrace: NMI context
- * whatever the caller), so that backend asks at the return instead
- * (ms_handler_exit_in_task()).
+ * The same into *BASE, for a caller with a slow path of its own (the
+ * direct trampoline's entry): false, and nothing found, when the task's
+ * slot in the in-flight table is not its home slot (ms_systp_row() would
+ * call out of line for the window).
  */
-static __always_inline bool ms_handler_check_start(struct ms_target *t, struct ms_inst *in,
-						   bool entry_in_call)
+static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {
-	if (entry_in_call && unlikely(!in_task())) {
-		ms_probe_missed_inc(t->probe);
+	struct ms_inflight_slot *s;
+
+	if (unlikely(ms_current_is_worker())) {
+		*base = MS_CELL_CHK(MS_WORKER, 0);
+		return true;
+	}
+	if (!ms_systp_counting()) {
+		*base = ms_chk_base_of_nr(ms_current_syscall_nr());
+		return true;
+	}
+	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
 		return false;
-	}
-	in->cell = MS_CELL_CHK(ms_check_row(), t->index);
-	in->t0 = ms_clock_read();
+	*base = MS_CELL_CHK(s->cell & ~MS_CLOCK_LOCAL, 0);
 	return true;
 }
 
 /*
- * Entry of a call to T: false to let it run uncounted.  Per kind, with
- * the kind a constant where the caller knows it (the compiler folds the
- * rest away).  A check outside task context (none is known: they run in
- * syscalls and workers) is not timed, since the record has no guard
- * against an interrupted writer on this CPU: it is counted as missed.
+ * A check's entry past the filter, in task context (the direct trampoline
+ * tests in_task() itself, at its entry; a kretprobe's entry handler may
+ * run from an int3 trap, NMI context whatever the caller, so that backend
+ * asks at the return: ms_handler_exit_in_task()).  A check outside task
+ * context (none is known: they run in syscalls and workers) is not timed,
+ * since the record has no guard against an interrupted writer on this
+ * CPU: it is counted as missed.
  */
-static __always_inline bool ms_handler_enter_kind(enum ms_kind kind, struct ms_target *t,
-						  struct ms_inst *in, bool entry_in_call)
+static __always_inline void ms_handler_check_start(unsigned int index, struct ms_inst *in)
 {
-	switch (kind) {
-	case MS_KIND_SYSCALL:
-		if (!ms_filter_pass())
-			return false;
-		in->cell = MS_CELL_SYS(t->index);
-		break;
-	case MS_KIND_CHECK:
-		if (!ms_filter_pass())
-			return false;
-		return ms_handler_check_start(t, in, entry_in_call);
-	default:
-		/*
-		 * Calibration takes a counted check's steps, keeps every call;
-		 * a user task's steps even when a worker or a kernel thread
-		 * runs it (a calibrate written from io-wq or a kthread).
-		 */
-		(void)ms_filter_pass();
-		(void)ms_task_row();
-		in->cell = MS_CELL_CALIB;
-		break;
-	}
-	in->t0 = ms_clock_read();
-	return true;
+	ms_clock_start(&in->t0, &in->cell, ms_check_chk_base() + index);
 }
 
-static __always_inline bool ms_handler_enter(struct ms_target *t, struct ms_inst *in,
-					     bool entry_in_call)
+/*
+ * Calibration takes a counted check's steps and keeps every call; a user
+ * task's steps even when a worker or a kernel thread runs it (a calibrate
+ * written from io-wq or a kthread).
+ */
+static __always_inline void ms_handler_calib_start(struct ms_inst *in)
 {
-	if (likely(t->kind == MS_KIND_CHECK))
-		return ms_handler_enter_kind(MS_KIND_CHECK, t, in, entry_in_call);
-	if (t->kind == MS_KIND_SYSCALL)
-		return ms_handler_enter_kind(MS_KIND_SYSCALL, t, in, entry_in_call);
-	return ms_handler_enter_kind(MS_KIND_CALIB, t, in, entry_in_call);
+	unsigned int base;
+
+	(void)ms_filter_pass();
+	base = ms_task_chk_base();
+	/* Found as a check's is; the cell is its own. */
+	MS_KEEP(base);
+	ms_clock_start(&in->t0, &in->cell, MS_CELL_CALIB);
+}
+
+/*
+ * Entry of a call to P's target (a backend that takes every kind: the
+ * kretprobe): false to let it run uncounted.  P is the probe, not its
+ * target's ->probe, which is set only once registration has returned (a
+ * handler can fire before that); P->target is set before.
+ */
+static __always_inline bool ms_handler_enter(struct ms_probe *p, struct ms_inst *in)
+{
+	const struct ms_target *t = p->target;
+
+	if (likely(t->kind == MS_KIND_CHECK)) {
+		if (!ms_filter_pass())
+			return false;
+		ms_handler_check_start(t->index, in);
+		return true;
+	}
+	if (t->kind == MS_KIND_SYSCALL) {
+		if (!ms_filter_pass())
+			return false;
+		ms_clock_start(&in->t0, &in->cell, MS_CELL_SYS(t->index));
+		return true;
+	}
+	ms_handler_calib_start(in);
+	return true;
 }
 
 /*
  * At the return, for a backend whose entry may not run in the call's
  * context (a kretprobe): a check that ran outside task context is not
- * recorded but counted as missed, as ms_handler_check_start() does for
- * the others.  The return runs in the call's own context.
+ * recorded but counted as missed, as the direct trampoline's entry does.
+ * The return runs in the call's own context.  P as for ms_handler_enter().
  */
-static __always_inline bool ms_handler_exit_in_task(struct ms_target *t, const struct ms_inst *in)
+static __always_inline bool ms_handler_exit_in_task(struct ms_probe *p, const struct ms_inst *in)
 {
-	if (likely(in->cell < MS_NSYS || in_task()))
+	if (likely((in->cell & ~MS_CLOCK_LOCAL) < MS_NSYS || in_task()))
 		return true;
-	ms_probe_missed_inc(t->probe);
+	ms_probe_missed_inc(p);
 	return false;
 }
 
-/* Return of a call that ms_handler_enter() let in, with value RET. */
+/* The ns of a call that ms_handler_*() let in; *CELL: its cell, unmarked. */
+static __always_inline u64 ms_handler_ns(const struct ms_inst *in, unsigned int *cell)
+{
+	*cell = in->cell;
+	if (likely(!(*cell & MS_CLOCK_LOCAL)))
+		return ms_clock_ns(in->t0, ms_counter_read(), 0);
+	*cell &= ~MS_CLOCK_LOCAL;
+	return ms_clock_ns(in->t0, local_clock(), MS_CLOCK_LOCAL);
+}
+
+/* Return of a check or calibration call, with value RET. */
+static __always_inline void ms_handler_exit_check(const struct ms_inst *in, unsigned long ret)
+{
+	unsigned int cell;
+	u64 ns = ms_handler_ns(in, &cell);
+
+	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+}
+
+/* Return of any call that ms_handler_enter() let in, with value RET. */
 static __always_inline void ms_handler_exit(const struct ms_inst *in, unsigned long ret)
 {
-	u64 ns = ms_clock_ns(in->t0, ms_clock_read());
+	unsigned int cell;
+	u64 ns = ms_handler_ns(in, &cell);
 
-	if (in->cell < MS_NSYS)
-		ms_stats_record_syscall(in->cell, ns, ret);
+	if (cell < MS_NSYS)
+		ms_stats_record_syscall(cell, ns, ret);
 	else
-		ms_stats_record_check(in->cell, ns, !ms_return_bool(ret));
+		ms_stats_record_check(cell, ns, !ms_return_bool(ret));
 }
 
 #endif /* MSEAL_STATS_HANDLERS_H */

@@ -58,6 +58,13 @@ static inline unsigned int ms_inflight_home(const struct ms_inflight *f,
 			      (64 - f->bits));
 }
 
+/* OWNER's home slot: the hash is below the table's size, no mask needed. */
+static inline struct ms_inflight_slot *ms_inflight_home_slot(struct ms_inflight *f,
+							     const void *owner)
+{
+	return &f->slot[ms_inflight_home(f, owner)];
+}
+
 static inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
 						      const void *owner, unsigned int i)
 {
@@ -101,7 +108,7 @@ static inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
 							 const void *owner, u64 birth,
 							 unsigned int cell)
 {
-	struct ms_inflight_slot *s = ms_inflight_at(f, owner, 0);
+	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	const void *o = READ_ONCE(s->owner);
 
 	if (likely(o == owner || (!o && !cmpxchg(&s->owner, NULL, owner))))
@@ -113,6 +120,41 @@ claimed:
 	s->birth = birth;
 	s->cell = cell;
 	return s;
+}
+
+/*
+ * The fast path of ms_inflight_claim() alone, for a caller that keeps the
+ * window out of line: OWNER's home slot into *SP if it is OWNER's or free
+ * (then claimed, its birth written; the caller writes cell and t0), else
+ * false (the caller then takes the whole ms_inflight_claim()).  A bool,
+ * not a pointer that could be NULL: the caller needs no NULL test.
+ */
+static inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner, u64 birth,
+					  struct ms_inflight_slot **sp)
+{
+	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
+	const void *o = READ_ONCE(s->owner);
+
+	if (likely(o == owner || (!o && !cmpxchg(&s->owner, NULL, owner)))) {
+		s->birth = birth;
+		*sp = s;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The fast path of ms_inflight_find(): true, and OWNER's home slot in *SP,
+ * if it holds OWNER (born BIRTH); else false (the caller then takes the
+ * whole look-up).
+ */
+static inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
+					 struct ms_inflight_slot **sp)
+{
+	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
+
+	*sp = s;
+	return READ_ONCE(s->owner) == owner && s->birth == birth;
 }
 
 /* Claim and fill in one step, T0 known beforehand (the unit tests). */
@@ -130,7 +172,7 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
 static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
 							const void *owner, u64 birth)
 {
-	struct ms_inflight_slot *s = ms_inflight_at(f, owner, 0);
+	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	unsigned int i;
 
 	if (likely(READ_ONCE(s->owner) == owner && s->birth == birth))

@@ -32,7 +32,7 @@ NOKPROBE_SYMBOL(ms_rp_of);
 
 static notrace int ms_rp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return !ms_handler_enter(ms_rp_of(ri)->p.target, (struct ms_inst *)ri->data, false);
+	return !ms_handler_enter(&ms_rp_of(ri)->p, (struct ms_inst *)ri->data);
 }
 NOKPROBE_SYMBOL(ms_rp_entry);
 
@@ -40,7 +40,7 @@ static notrace int ms_rp_return(struct kretprobe_instance *ri, struct pt_regs *r
 {
 	const struct ms_inst *in = (struct ms_inst *)ri->data;
 
-	if (ms_handler_exit_in_task(ms_rp_of(ri)->p.target, in))
+	if (ms_handler_exit_in_task(&ms_rp_of(ri)->p, in))
 		ms_handler_exit(in, regs_return_value(regs));
 	return 0;
 }

@@ -11,7 +11,8 @@
  *   echo reset > /sys/module/mseal_stats/parameters/command
  *
  * Order matters for a safe unload at any moment: commands are refused
- * first (control.c), then the probes go (ms_plan_detach() returns when no
+ * first (control.c), then the probes go, calibration's first
+ * (ms_calib_detach(), ms_plan_detach(): each returns when no
  * handler runs any more and no task is inside a trampoline of ours, with
  * any backend: see each backend's detach), then the files (an open file
  * holds a module reference), then the sentinel kprobe the report asks
@@ -82,10 +83,13 @@ static int __init ms_init(void)
 	 * into the syscall side that a real check makes (calib.c).
 	 */
 	ms_plan_attach(ms_backend_checks(), ms_backend_syscalls());
+	ms_calib_attach();
 	ms_calib_run();
 	err = ms_debugfs_init();
 	if (err) {
+		ms_calib_detach();
 		ms_plan_detach();
+		ms_clock_exit();
 		ms_sentinel_exit();
 		ms_stats_exit();
 		goto filter;
@@ -103,7 +107,9 @@ filter:
 static void __exit ms_exit(void)
 {
 	ms_control_ready(false);
+	ms_calib_detach();
 	ms_plan_detach();
+	ms_clock_exit();
 	ms_debugfs_exit();
 	ms_sentinel_exit();
 	ms_filter_exit();

@@ -20,10 +20,14 @@ struct ms_calib {
 };
 
 /*
- * calib.c: measure the probe cost of each backend that wraps calls and is
- * in use (0, or the first error: -EAGAIN, could not; that backend's
- * figures are kept as they were).  Run after the probes are attached.
+ * calib.c: attach a calibration probe for each backend that wraps calls
+ * and is in use (after the plan's probes: at load), and detach them (at
+ * unload, before the plan's); measure the probe cost with them (0, or the
+ * first error: -EAGAIN, could not; that backend's figures are kept as
+ * they were).  Only attach and detach wait for grace periods.
  */
+void ms_calib_attach(void);
+void ms_calib_detach(void);
 int ms_calib_run(void);
 /* OPS's figures into *OUT; false: not calibrated. */
 bool ms_calib_get(const struct ms_backend_ops *ops, struct ms_calib *out);

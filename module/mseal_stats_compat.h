@@ -146,71 +146,48 @@ static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
  * The hot path's clock (clock.h): the CPU's counter read directly, where
  * the kernel keeps time with it itself, so that two reads of it are what
  * ktime_get_ns() would have returned, without its sequence loop and its
- * indirect call.  A time snapshot (ms_ktime_get_snapshot()) names the clocksource it read
- * (cs_id, tested by module/conftest/, not by version: the ids came at
- * different releases per architecture).  Elsewhere, or when the kernel
- * has marked the counter unstable: 0, and the hot path reads local_clock().
+ * indirect call.  A time snapshot (ms_ktime_get_snapshot()) and the
+ * clocksource-change notifier (clock.c) name the clocksource by its id
+ * (cs_id).  The branch is chosen by architecture first and then by what
+ * this kernel provides (module/conftest/: the ids came at different
+ * releases per architecture).  The architecture comes first because the
+ * ids are one enum for every architecture: CSID_X86_TSC compiles on an
+ * arm64 6.10 too, and choosing by the compile test alone once gave arm64
+ * the x86 names (its clocksource reported as unknown).  Elsewhere: no
+ * counter (ms_counter_freq() says 0) and the hot path reads local_clock().
+ *
+ * ms_counter_freq(): the counter's frequency as FROM ticks per TO ns, so
+ * that clock.c turns it into a 32.32 multiplier for any frequency.
  *
  * x86_64: the TSC, when it is the clocksource (CSID_X86_TSC, Linux 6.10
  * on) and not marked unstable; rdtsc_ordered() as the kernel's own
- * read_tsc() does; tsc_khz its frequency.
+ * read_tsc() does; tsc_khz kHz (FROM kHz per TO = NSEC_PER_MSEC, as the
+ * kernel's own cyc2ns does: no product of the frequency overflows 32 bits,
+ * whatever the TSC's rate).
  * arm64: the architected counter, when it is the clocksource; read through
  * arch_timer_read_counter, the driver's own reader (it carries the errata
- * workarounds), at CNTFRQ_EL0.
+ * workarounds), at CNTFRQ_EL0 Hz (a 32-bit register: FROM Hz per TO =
+ * NSEC_PER_SEC).
  */
 #if defined(CONFIG_X86_64) && defined(MS_HAVE_CSID_X86_TSC)
 #include <asm/tsc.h>
 #define MS_COUNTER_NAME		"tsc"
+#define MS_COUNTER_CSID		CSID_X86_TSC
 
 static __always_inline u64 ms_counter_read(void)
 {
 	return rdtsc_ordered();
 }
 
-/* The counter's frequency in Hz if the kernel keeps time with it, else 0. */
-static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
+static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
 {
-	if (snap->cs_id != CSID_X86_TSC || check_tsc_unstable())
-		return 0;
-	return (u64)tsc_khz * 1000;
-}
-#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !(X86_64 && CSID_X86_TSC) */
-#include <asm/arch_timer.h>
-#include <clocksource/arm_arch_timer.h>
-#define MS_COUNTER_NAME		"arch_sys_counter"
-
-static __always_inline u64 ms_counter_read(void)
-{
-	return arch_timer_read_counter();
+	if (snap->cs_id != CSID_X86_TSC || check_tsc_unstable() || !tsc_khz)
+		return false;
+	*from = tsc_khz;
+	*to = NSEC_PER_MSEC;
+	return true;
 }
 
-static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
-{
-	if (snap->cs_id != CSID_ARM_ARCH_COUNTER)
-		return 0;
-	return arch_timer_get_cntfrq();
-}
-#else /* !(X86_64 && CSID_X86_TSC) && !(ARM64 && CSID_ARM_ARCH_COUNTER) */
-#define MS_COUNTER_NAME		"none"
-
-static __always_inline u64 ms_counter_read(void)
-{
-	return 0;
-}
-
-static inline u64 ms_counter_hz(const struct system_time_snapshot *snap)
-{
-	return 0;
-}
-#endif /* X86_64 && CSID_X86_TSC, ARM64 && CSID_ARM_ARCH_COUNTER */
-
-/*
- * The name of the clocksource SNAP was read with, where its id names one
- * (the report's "clocksource"); NULL for CSID_GENERIC (HPET, acpi_pm,
- * jiffies and the rest), or where the kernel has no ids: the report then
- * says "unknown" and mseal-stats record reads sysfs, in its own namespace.
- */
-#if defined(MS_HAVE_CSID_X86_TSC)
 static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
 {
 	switch (snap->cs_id) {
@@ -220,16 +197,52 @@ static inline const char *ms_clocksource_name(const struct system_time_snapshot 
 	default:			return NULL;
 	}
 }
-#elif defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !MS_HAVE_CSID_X86_TSC */
+#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !(X86_64 && CSID_X86_TSC) */
+#include <asm/arch_timer.h>
+#include <clocksource/arm_arch_timer.h>
+#define MS_COUNTER_NAME		"arch_sys_counter"
+#define MS_COUNTER_CSID		CSID_ARM_ARCH_COUNTER
+
+static __always_inline u64 ms_counter_read(void)
+{
+	return arch_timer_read_counter();
+}
+
+static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
+{
+	if (snap->cs_id != CSID_ARM_ARCH_COUNTER || !arch_timer_get_cntfrq())
+		return false;
+	*from = arch_timer_get_cntfrq();
+	*to = NSEC_PER_SEC;
+	return true;
+}
+
 static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
 {
 	return snap->cs_id == CSID_ARM_ARCH_COUNTER ? "arch_sys_counter" : NULL;
 }
-#else /* !MS_HAVE_CSID_X86_TSC && !MS_HAVE_CSID_ARM_ARCH_COUNTER */
+#else /* !(X86_64 && CSID_X86_TSC) && !(ARM64 && CSID_ARM_ARCH_COUNTER) */
+/*
+ * No id to tell the clocksource by (x86_64 before 6.10, arm64 before
+ * 5.12): no counter read directly, and the report's clocksource is
+ * "unknown" (mseal-stats record reads sysfs, in its own namespace).
+ */
+#define MS_COUNTER_NAME		"none"
+
+static __always_inline u64 ms_counter_read(void)
+{
+	return 0;
+}
+
+static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
+{
+	return false;
+}
+
 static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
 {
 	return NULL;
 }
-#endif /* MS_HAVE_CSID_X86_TSC, MS_HAVE_CSID_ARM_ARCH_COUNTER */
+#endif /* X86_64 && CSID_X86_TSC, ARM64 && CSID_ARM_ARCH_COUNTER */
 
 #endif /* MSEAL_STATS_COMPAT_H */

@@ -10,6 +10,7 @@
 #else
 #include <sys/syscall.h>
 #endif
+#include "cell.h"
 #include "names.h"
 
 /* mseal is 462 on every architecture that has it (6.10+ headers). */
@@ -50,6 +51,7 @@ int ms_nr_of_sys(unsigned int s)
 }
 
 u8 ms_nr_row[MS_NR_MAX];
+u8 ms_nr_chk[MS_NR_MAX];
 
 void ms_names_init(void)
 {
@@ -59,6 +61,8 @@ void ms_names_init(void)
 		ms_nr_row[i] = MS_OTHER;
 	for (i = 0; i < MS_NSYS; i++)
 		ms_nr_row[ms_nr_of_sys(i)] = i;
+	for (i = 0; i < MS_NR_MAX; i++)
+		ms_nr_chk[i] = MS_CELL_CHK(ms_nr_row[i], 0);
 }
 
 void ms_names_set_tp(unsigned int s, bool on)
@@ -74,6 +78,8 @@ void ms_names_set_tp(unsigned int s, bool on)
 MS_SYSCALLS(MS_NR_CHECK)
 #undef MS_NR_CHECK
 _Static_assert(MS_NROWS <= MS_ROW_MASK, "the row fits beside MS_ROW_TP");
+_Static_assert(MS_CELL_CHK(MS_NROWS - 1, 0) <= 0xff, "a row's first check cell fits ms_nr_chk");
+_Static_assert(MS_NSYS + MS_OTHER * MS_NCHK == MS_CELL_CHK(MS_OTHER, 0), "ms_chk_base_of_nr's other");
 
 #ifdef __KERNEL__
 NOKPROBE_SYMBOL(ms_sys_from_nr);	/* called from the probe handlers */

@@ -67,6 +67,12 @@ int ms_sys_from_nr(long nr);
 #define MS_ROW_MASK	0x7f
 
 extern u8 ms_nr_row[MS_NR_MAX];
+/*
+ * The same rows as the first cell of each in the check cells (cell.h:
+ * MS_CELL_CHK(row, 0)), for the check handlers: a load and an add give
+ * the cell.  Filled with ms_nr_row, never changed after.
+ */
+extern u8 ms_nr_chk[MS_NR_MAX];
 
 void ms_names_init(void);
 /* Mark syscall index S counted (or not) by the tracepoint side. */
@@ -78,6 +84,14 @@ static inline unsigned int ms_row_of_nr(long nr)
 	if ((unsigned long)nr >= MS_NR_MAX)
 		return MS_OTHER;
 	return READ_ONCE(ms_nr_row[nr]) & MS_ROW_MASK;
+}
+
+/* The first check cell of the row of syscall number NR (cell.h). */
+static inline unsigned int ms_chk_base_of_nr(long nr)
+{
+	if ((unsigned long)nr >= MS_NR_MAX)
+		return MS_NSYS + MS_OTHER * MS_NCHK;	/* MS_CELL_CHK(MS_OTHER, 0) */
+	return ms_nr_chk[nr];
 }
 
 /* The syscall index of NR if the tracepoint side counts it, else -1. */

@@ -17,9 +17,10 @@
  * its tasks are seen from, and nothing else once it has exited, even when
  * the number is given to a new process.  A number no process has: -ESRCH.
  *
- * The handlers read the filter under RCU (filter.h); a writer publishes a
- * new one and frees the old after synchronize_rcu(), never with a callback
- * that could outlive the module.
+ * The handlers read the filter under RCU (filter.h), behind a static key
+ * that is on only while a filter is set; a writer publishes a new one and
+ * frees the old after synchronize_rcu(), never with a callback that could
+ * outlive the module.
  *
  * Values given at insmod are parsed before init runs, and a load can still
  * fail after that (a later bad parameter, a backend this kernel lacks)
@@ -47,6 +48,7 @@
 #include "filter.h"
 
 struct ms_filter __rcu *ms_filter_cur;
+DEFINE_STATIC_KEY_FALSE(ms_filter_on);
 static DEFINE_MUTEX(ms_filter_lock);	/* writers, and the three below */
 static enum { MS_FILTER_LOADING, MS_FILTER_LIVE, MS_FILTER_CLOSED } ms_filter_state;
 static int ms_pending_tgid;			/* LOADING: as given at insmod */
@@ -100,6 +102,11 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 		f = NULL;
 	}
 	rcu_assign_pointer(ms_filter_cur, f);
+	/* After the pointer, both ways (filter.h); idempotent. */
+	if (f)
+		static_branch_enable(&ms_filter_on);
+	else
+		static_branch_disable(&ms_filter_on);
 	mutex_unlock(&ms_filter_lock);
 	if (old) {
 		synchronize_rcu();	/* no handler still reads OLD */
@@ -154,6 +161,7 @@ void ms_filter_exit(void)
 	mutex_lock(&ms_filter_lock);
 	ms_filter_state = MS_FILTER_CLOSED;
 	old = rcu_replace_pointer(ms_filter_cur, NULL, lockdep_is_held(&ms_filter_lock));
+	static_branch_disable(&ms_filter_on);
 	mutex_unlock(&ms_filter_lock);
 	if (old) {
 		synchronize_rcu();

@@ -35,8 +35,12 @@
 #include "stats.h"
 
 struct ms_cpu_table __percpu *ms_pcpu;
-/* Cells start zeroed at generation 0: the first reset's is 1. */
-unsigned long ms_gen;
+/*
+ * Cells start as zeros at generation 0 (alloc_percpu), which is never
+ * current: the first generation is 1, so each cell is zeroed with its
+ * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
+ */
+unsigned long ms_gen = 1;
 /*
  * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
  * init, once the probes are attached and calibrated, which resets as the
@@ -72,6 +76,19 @@ void ms_stats_exit(void)
 	ms_pcpu = NULL;
 }
 
+
+notrace void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error)
+{
+	struct ms_cpu_table *ct;
+
+	preempt_disable_notrace();
+	ct = this_cpu_ptr(ms_pcpu);
+	raw_write_seqcount_begin(&ct->seq);
+	ms_gen_add(&ct->t, READ_ONCE(ms_gen), cell, ns, bad, error);
+	raw_write_seqcount_end(&ct->seq);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(ms_stats_record_new);
 
 /* Cell CELL of CT as of generation GEN, whole. */
 static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,

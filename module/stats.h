@@ -26,19 +26,40 @@ extern struct ms_cpu_table __percpu *ms_pcpu;
 extern unsigned long ms_gen;
 
 /*
+ * The first call into a cell in this generation (stats.c): the cell is
+ * zeroed, then the call added, out of line (a handler that inlined the
+ * memset would save registers for it on every call).
+ */
+void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error);
+
+/*
  * Account one timed call to cell CELL of this CPU's table, inline in each
  * handler: the caller is in task context (the check handlers test it at
  * entry; a syscall's tracepoints and wrappers are), so no writer nests in
- * another on this CPU; preemption off keeps the task on it.
+ * another on this CPU; preemption off keeps the task on it.  A cell of an
+ * older generation goes to ms_stats_record_new(), which looks again on
+ * whichever CPU the task is then (only this CPU's writer changes a
+ * cell's generation, so the test needs no seqcount).  In a caller that
+ * does nothing after it, that is a tail call.
  */
 static __always_inline void ms_stats_record(unsigned int cell, u64 ns, bool bad, bool error)
 {
+	unsigned long gen = READ_ONCE(ms_gen);
 	struct ms_cpu_table *ct;
+	struct ms_cell *c;
 
 	preempt_disable_notrace();
 	ct = this_cpu_ptr(ms_pcpu);
+	if (unlikely(ct->t.gen[cell] != gen)) {
+		preempt_enable_notrace();
+		ms_stats_record_new(cell, ns, bad, error);
+		return;
+	}
+	c = &ct->t.table.cell[cell];
+	/* One address for every field (GCC recomputed it for each). */
+	OPTIMIZER_HIDE_VAR(c);
 	raw_write_seqcount_begin(&ct->seq);
-	ms_gen_add(&ct->t, READ_ONCE(ms_gen), cell, ns, bad, error);
+	ms_cell_add(c, ns, bad, error);
 	raw_write_seqcount_end(&ct->seq);
 	preempt_enable_notrace();
 }

@@ -115,6 +115,30 @@ static __always_inline int ms_tp_sys(long nr)
 	return sys;
 }
 
+/*
+ * Both probes make no call on their common path (a function that calls
+ * nothing saves no register): the syscall's home slot in the in-flight
+ * table, the counter read directly, no filter.  Anything else (a filter
+ * set, local_clock(), the window of the table, a call that began on the
+ * other clock) is a tail call to a function that takes every step.
+ */
+static noinline notrace void ms_tp_sys_enter_slow(int sys)
+{
+	struct ms_inflight_slot *s;
+
+	if (!ms_filter_pass())
+		return;
+	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current),
+			      MS_CELL_SYS(sys));
+	if (unlikely(!s)) {
+		this_cpu_inc(ms_tp_missed.n[sys]);
+		return;
+	}
+	/* The clock last: the claim above is ours, not the syscall's. */
+	ms_clock_start(&s->t0, &s->cell, MS_CELL_SYS(sys));
+}
+NOKPROBE_SYMBOL(ms_tp_sys_enter_slow);
+
 static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct ms_inflight_slot *s;
@@ -126,39 +150,85 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	 * as the entry code's own re-read allows for.
 	 */
 	sys = ms_tp_sys(syscall_get_nr(current, regs));
-	if (sys < 0 || !ms_filter_pass())
+	if (sys < 0)
 		return;
-	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current),
-			      MS_CELL_SYS(sys));
-	if (unlikely(!s)) {
-		this_cpu_inc(ms_tp_missed.n[sys]);
+	if (unlikely(ms_filter_set() || !ms_clock_is_counter())) {
+		ms_tp_sys_enter_slow(sys);
 		return;
 	}
-	/* The clock last: the claim above is ours, not the syscall's. */
-	s->t0 = ms_clock_read();
+	if (unlikely(!ms_inflight_claim_home(&ms_tp_inflight, current, ms_task_birth(current), &s))) {
+		ms_tp_sys_enter_slow(sys);
+		return;
+	}
+	s->cell = MS_CELL_SYS(sys);
+	s->t0 = ms_counter_read();
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
+
+/* A sys_exit whose end time T1 (read with MARK's clock) is read. */
+static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1, unsigned int mark)
+{
+	unsigned int cell;
+	u64 t0;
+
+	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
+		return;
+	ms_stats_record_syscall(cell & ~MS_CLOCK_LOCAL, ms_clock_end_ns(t0, t1, mark, cell), ret);
+}
+NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
+
+static noinline notrace void ms_tp_sys_exit_local(long ret)
+{
+	ms_tp_sys_exit_slow(ret, local_clock(), MS_CLOCK_LOCAL);
+}
+NOKPROBE_SYMBOL(ms_tp_sys_exit_local);
 
 /*
  * No filter test here: a task the filter let in at sys_enter must get its
  * slot back even if the filter changed since; one that it kept out has no
  * slot, and the look-up says so.  The clock first, then the look-up: only
  * the test of the syscall number comes before it, which keeps the clock
- * read off every syscall we do not track.
+ * read off every syscall we do not track.  RET is the value the syscall
+ * left in the registers (syscall_exit_work() reads it for the
+ * tracepoint); this probe runs first (ms_tp_register()), so no other
+ * probe has been there before it.
  */
 static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
+	struct ms_inflight_slot *s;
 	unsigned int cell;
 	u64 t0, t1;
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	t1 = ms_clock_read();
-	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
+	if (unlikely(!ms_clock_is_counter())) {
+		ms_tp_sys_exit_local(ret);
 		return;
-	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1), ret);
+	}
+	t1 = ms_counter_read();
+	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
+		goto slow;
+	cell = s->cell;
+	if (unlikely(cell & MS_CLOCK_LOCAL))
+		goto slow;
+	t0 = s->t0;
+	smp_store_release(&s->owner, NULL);
+	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
+	return;
+slow:
+	ms_tp_sys_exit_slow(ret, t1, 0);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
+
+notrace int ms_systp_row_window(void)
+{
+	unsigned int cell;
+
+	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
+		return MS_OTHER;
+	return cell & ~MS_CLOCK_LOCAL;
+}
+NOKPROBE_SYMBOL(ms_systp_row_window);
 
 /* The compiler checks our probes against the kernel's own prototypes. */
 static void __maybe_unused ms_tp_check_prototypes(void)
@@ -202,13 +272,16 @@ static int ms_tp_register(void)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
 	/*
-	 * The lowest priority: probes run in descending priority, and one
-	 * that rewrites the syscall number at sys_enter (the entry code reads
-	 * it again after the tracepoint for that reason) must run before ours,
+	 * Probes run in descending priority.  sys_enter at the lowest: one
+	 * that rewrites the syscall number there (the entry code reads it
+	 * again after the tracepoint for that reason) must run before ours,
 	 * so that the slot is claimed for the syscall that runs, the one
-	 * sys_exit will name.
+	 * sys_exit will name.  sys_exit at the highest, the mirror image:
+	 * ours runs first there, so the two nest inside every other probe
+	 * (what they cost is outside the time measured, on both sides), and
+	 * it sees the number and the return value as the syscall left them.
 	 */
-	err = tracepoint_probe_register_prio(ms_tp_exit_tp, ms_tp_sys_exit, NULL, INT_MIN);
+	err = tracepoint_probe_register_prio(ms_tp_exit_tp, ms_tp_sys_exit, NULL, INT_MAX);
 	if (err)
 		goto free;
 	err = tracepoint_probe_register_prio(ms_tp_enter_tp, ms_tp_sys_enter, NULL, INT_MIN);
@@ -307,6 +380,11 @@ static unsigned long ms_tp_missed_of(const struct ms_target *t)
 
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 struct ms_inflight ms_tp_inflight;
+
+int ms_systp_row_window(void)
+{
+	return MS_OTHER;
+}
 
 bool ms_systp_calib_begin(void)
 {

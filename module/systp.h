@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include "mseal_stats_compat.h"
+#include "clock.h"
 #include "inflight.h"
 #include "names.h"
 
@@ -31,13 +32,17 @@ static __always_inline bool ms_systp_counting(void)
  * recorded it: a listed syscall, or MS_OTHER when it is in none that is
  * counted (or its sys_enter was not seen).  Only while ms_systp_counting().
  */
+/* The same, past the home slot (systp.c: out of line). */
+int ms_systp_row_window(void);
+
 static __always_inline int ms_systp_row(void)
 {
-	unsigned int cell;
+	struct ms_inflight_slot *s;
 
-	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
-		return MS_OTHER;
-	return cell;	/* MS_CELL_SYS(s) is s: the syscall's row */
+	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
+		return ms_systp_row_window();
+	/* MS_CELL_SYS(s) is s, the syscall's row; the clock's mark off. */
+	return s->cell & ~MS_CLOCK_LOCAL;
 }
 
 /*

@@ -30,7 +30,8 @@ static void test_cell_add(void)
 {
 	struct ms_cell c;
 
-	memset(&c, 0, sizeof(c));
+	ms_cell_zero(&c);
+	utap_eq_u64(c.min_ns, U64_MAX, "zero: the min seeded with the largest value");
 	ms_cell_add(&c, 100, false, false);
 	ms_cell_add(&c, 7, true, false);
 	ms_cell_add(&c, 5000, false, true);
@@ -50,6 +51,9 @@ static void test_merge(void)
 	unsigned int cell = MS_CELL_CHK(MS_SYS_madvise, MS_CHK_can_modify_vma_madv);
 
 	/* CPU 0: nothing; CPU 1: 50 and 70; CPU 2: 30 and 900. */
+	ms_table_zero(&cpu[0]);
+	ms_table_zero(&cpu[1]);
+	ms_table_zero(&cpu[2]);
 	ms_cell_add(&cpu[1].cell[cell], 50, false, false);
 	ms_cell_add(&cpu[1].cell[cell], 70, true, false);
 	ms_cell_add(&cpu[2].cell[cell], 30, false, false);
@@ -125,7 +129,7 @@ static void test_median(void)
 
 int main(void)
 {
-	utap_plan(15 + 8 + 12 + 6 + 5 + 7);
+	utap_plan(16 + 8 + 12 + 6 + 5 + 7);
 	test_buckets();
 	test_cell_add();
 	test_merge();

@@ -17,7 +17,7 @@
 #define NCPU	4
 
 static struct ms_gen_table cpu[NCPU];
-static unsigned long gen;
+static unsigned long gen = 1;	/* as the module: 0 is never current */
 static struct ms_table snap;
 static unsigned int cell = MS_CELL_CHK(MS_SYS_madvise, MS_CHK_can_modify_vma_madv);
 

@@ -57,6 +57,30 @@ static void test_home(void)
 	utap_ok(ms_inflight_take(&tab, a, 1, &t0, &cell) && t0 == 3, "home: and gives it back");
 }
 
+/* The fast paths alone (systp.c): the home slot, or false for the caller's slow path. */
+static void test_home_fast(void)
+{
+	const void *a = owner_at(50, 0), *b = owner_at(50, 1);
+	struct ms_inflight_slot *s;
+	unsigned int cell;
+	u64 t0;
+
+	utap_ok(ms_inflight_claim_home(&tab, a, 7, &s) && s == &slots[50] && s->owner == a && s->birth == 7,
+		"home fast: a free home slot is claimed, its birth written");
+	s->cell = 4;
+	s->t0 = 44;
+	utap_ok(ms_inflight_claim_home(&tab, a, 7, &s) && s == &slots[50],
+		"home fast: a slot already the owner's is the owner's");
+	utap_ok(!ms_inflight_claim_home(&tab, b, 1, &s) && slots[50].owner == a,
+		"home fast: another task's home slot: false, nothing written");
+	utap_ok(ms_inflight_find_home(&tab, a, 7, &s) && s == &slots[50] && s->cell == 4,
+		"home fast: the owner finds its home slot");
+	utap_ok(!ms_inflight_find_home(&tab, a, 8, &s), "home fast: not with another birth");
+	utap_ok(!ms_inflight_find_home(&tab, b, 1, &s), "home fast: nor another task");
+	utap_ok(ms_inflight_take(&tab, a, 7, &t0, &cell) && t0 == 44 && cell == 4 && slots[50].owner == NULL,
+		"home fast: the slow path's take gives it back");
+}
+
 static void test_window(void)
 {
 	const void *o[MS_INFLIGHT_WINDOW + 1];
@@ -163,9 +187,10 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + 10 + 2 + 6);
+	utap_plan(6 + 7 + 7 + 10 + 2 + 6);
 	test_one();
 	test_home();
+	test_home_fast();
 	test_window();
 	test_dead();
 	test_threads();

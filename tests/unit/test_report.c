@@ -91,6 +91,7 @@ static void make_report(struct ms_report *r)
 	r->sys_shown[MS_SYS_madvise] = true;
 	r->chk_shown[vm] = true;
 	r->t = &t;
+	ms_table_zero(&t);
 	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_munmap)], 1000, false, false);
 	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_munmap)], 3000, true, false);
 	ms_cell_add(&t.cell[MS_CELL_SYS(MS_SYS_madvise)], 5000, false, false);
@@ -254,13 +255,14 @@ static void test_percentiles(void)
 
 	memset(&c, 0, sizeof(c));
 	utap_eq_u64(ms_cell_percentile(&c, 50), 0, "percentile: no calls: 0 (the text shows -)");
+	ms_cell_zero(&c);
 	fill_known(&c);
 	utap_eq_u64(ms_cell_percentile(&c, 50), 307, "percentile: p50 interpolated in 256-511");
 	utap_eq_u64(ms_cell_percentile(&c, 90), 511, "percentile: p90 at the top of its bucket");
 	utap_eq_u64(ms_cell_percentile(&c, 99), 1023, "percentile: p99 at the top of its bucket");
 	utap_eq_u64(ms_cell_percentile(&c, 100), 5000, "percentile: p100 is max, not 8191");
 	utap_eq_u64(ms_cell_percentile(&c, 1), 201, "percentile: p1 from min 200 up, not from 128");
-	memset(&c, 0, sizeof(c));
+	ms_cell_zero(&c);
 	ms_cell_add(&c, 777, false, false);
 	utap_eq_u64(ms_cell_percentile(&c, 50), 777, "percentile: one call: its time exactly");
 	utap_eq_u64(ms_rank(101, 50), 51, "percentile: rank ceil(101 * 50 / 100) = 51");

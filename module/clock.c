@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clock.c - which clock the hot path reads (clock.h): chosen at load, and
- * taken back to local_clock() when the kernel stops keeping time with the
+ * taken back to ktime_get_mono_fast_ns() when the kernel stops keeping time with the
  * counter.
  *
  * The counter is read directly only while it is the kernel's clocksource.
@@ -46,7 +46,7 @@ static void ms_clock_drop_work(struct work_struct *w)
 	if (!static_key_enabled(&ms_clock_counter))
 		return;
 	static_branch_disable(&ms_clock_counter);
-	pr_info("clock: the kernel no longer keeps time with the %s: local_clock() from now on\n",
+	pr_info("clock: the kernel no longer keeps time with the %s: ktime_get_mono_fast_ns() from now on\n",
 		MS_COUNTER_NAME);
 }
 static DECLARE_WORK(ms_clock_drop, ms_clock_drop_work);
@@ -127,14 +127,14 @@ void ms_clock_init(void)
 
 	ms_clock_watch();
 	if (!ms_clock_choose(&from, &to)) {
-		pr_info("clock: local_clock() (the clocksource is not a counter the module reads directly)\n");
+		pr_info("clock: ktime_get_mono_fast_ns() (the clocksource is not a counter the module reads directly)\n");
 		return;
 	}
 	ms_clock_mult = div64_u64(((u64)to << 32) + from / 2, from);
 	static_branch_enable(&ms_clock_counter);
 	if (!ms_clock_choose(&from, &to)) {
 		static_branch_disable(&ms_clock_counter);
-		pr_info("clock: local_clock() (the clocksource changed while the module loaded)\n");
+		pr_info("clock: ktime_get_mono_fast_ns() (the clocksource changed while the module loaded)\n");
 		return;
 	}
 	pr_info("clock: %s read directly, %llu Hz\n", MS_COUNTER_NAME,
@@ -143,5 +143,5 @@ void ms_clock_init(void)
 
 const char *ms_clock_name(void)
 {
-	return static_key_enabled(&ms_clock_counter) ? MS_COUNTER_NAME : "local_clock";
+	return static_key_enabled(&ms_clock_counter) ? MS_COUNTER_NAME : "ktime_get_mono_fast_ns";
 }

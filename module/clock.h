@@ -10,17 +10,17 @@
  * that counter directly and convert the difference to ns when they record
  * it, with a 32.32 fixed-point multiplier computed once at load.
  *
- * Elsewhere they read local_clock() (ns already), not
- * ktime_get_mono_fast_ns().  Both are cheap where the TSC keeps time; the
- * fallback is for where it does not: then ktime_get_mono_fast_ns() reads
- * the clocksource itself (the HPET or the ACPI PM timer: an MMIO or port
- * read of a microsecond or so, twice per call, more than the checks
- * cost), where local_clock() is sched_clock, still the TSC, kept
- * monotonic per CPU by the scheduler's filter.  Its NMI safety buys
- * nothing here: no handler runs in NMI (the checks are timed only in task
- * context, the syscall tracepoints run in it).  local_clock() is per CPU,
- * so a call that migrates can measure a little off; a negative difference
- * is taken as 0.
+ * Elsewhere they read ktime_get_mono_fast_ns(): the kernel's own
+ * clocksource (kvm-clock, the HPET, the ACPI PM timer), through the
+ * timekeeper, safe in any context.  Not local_clock(): where the TSC is
+ * not the clocksource because the kernel found it unstable, local_clock()
+ * is the scheduler's filtered sched_clock, which holds each CPU's clock
+ * within a tick of the last one it saw, so when ticks come late (a loaded
+ * host under a virtual machine) it stands still and every call reads 0
+ * ns: calibration_ns 0 on debian-6.1 in the test bed, where the TSC is
+ * unstable under TCG (once in six boots at load 7).  On the HPET a read
+ * costs a microsecond or so, twice per call: correct and dear, where the
+ * kernel itself has nothing cheaper.  A negative difference is taken as 0.
  *
  * The choice is a static key, set at load before any probe is attached,
  * and taken away when the kernel stops keeping time with the counter
@@ -34,7 +34,7 @@
 
 #include <linux/jump_label.h>
 #include <linux/math64.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include "mseal_stats_compat.h"
 
 DECLARE_STATIC_KEY_FALSE(ms_clock_counter);
@@ -42,7 +42,8 @@ DECLARE_STATIC_KEY_FALSE(ms_clock_counter);
 extern u64 ms_clock_mult;
 
 /*
- * In the cell word of a call whose start was read with local_clock():
+ * In the cell word of a call whose start was read with the fallback clock
+ * (ktime_get_mono_fast_ns()):
  * cells number far fewer (cell.h), so the bit is free.
  */
 #define MS_CLOCK_LOCAL	(1U << 31)
@@ -69,7 +70,7 @@ static __always_inline void ms_clock_start(u64 *t0, unsigned int *cellp, unsigne
 		*t0 = ms_counter_read();
 	} else {
 		*cellp = cell | MS_CLOCK_LOCAL;
-		*t0 = local_clock();
+		*t0 = ktime_get_mono_fast_ns();
 	}
 }
 
@@ -78,7 +79,7 @@ static __always_inline u64 ms_clock_now_as(unsigned int cell)
 {
 	if (likely(!(cell & MS_CLOCK_LOCAL)))
 		return ms_counter_read();
-	return local_clock();
+	return ktime_get_mono_fast_ns();
 }
 
 /* ns from T0 to T1, both read with the clock CELL's mark names; 0 if T1 < T0. */
@@ -106,7 +107,7 @@ static __always_inline u64 ms_clock_read_mark(unsigned int *mark)
 		return ms_counter_read();
 	}
 	*mark = MS_CLOCK_LOCAL;
-	return local_clock();
+	return ktime_get_mono_fast_ns();
 }
 
 static __always_inline u64 ms_clock_end_ns(u64 t0, u64 t1, unsigned int mark, unsigned int cell)
@@ -120,7 +121,7 @@ static __always_inline u64 ms_clock_end_ns(u64 t0, u64 t1, unsigned int mark, un
 void ms_clock_init(void);
 /* At unload, after the probes: stop watching the kernel's clocksource. */
 void ms_clock_exit(void);
-/* Its name for the report: the counter's ("tsc") or "local_clock". */
+/* Its name: the counter's ("tsc") or "ktime_get_mono_fast_ns". */
 const char *ms_clock_name(void);
 
 #endif /* MSEAL_STATS_CLOCK_H */

@@ -97,7 +97,7 @@ static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
  * The entry (ms_direct_enter()) and the return (ms_direct_exit()) make no
  * call on their common path: a function that calls nothing saves no
  * register, so what could call (the filter when one is set, the in-flight
- * table's window, local_clock() where the counter is not read directly,
+ * table's window, ktime_get_mono_fast_ns() where the counter is not read directly,
  * the clock's mark at the return) is a tail call to a function of its
  * own, which takes the same steps.
  *
@@ -117,7 +117,7 @@ static __always_inline void ms_direct_count_in(unsigned int slot, struct ms_inst
 static noinline notrace int ms_direct_start_local(struct ms_inst *in, unsigned int cell)
 {
 	in->cell = cell | MS_CLOCK_LOCAL;
-	in->t0 = local_clock();
+	in->t0 = ktime_get_mono_fast_ns();
 	return 1;
 }
 NOKPROBE_SYMBOL(ms_direct_start_local);
@@ -130,7 +130,7 @@ static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsi
  * and its own cell) past the slot.  SLOW: this is ms_direct_enter_slow(),
  * which takes every step the generic way; the fast path goes there (a
  * tail call) for a filter set or a slot of the in-flight table past the
- * task's home slot, and to ms_direct_start_local() for local_clock().  A
+ * task's home slot, and to ms_direct_start_local() for ktime_get_mono_fast_ns().  A
  * check outside task context is counted as missed (handlers.h).
  */
 static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_direct_probe *p,

@@ -21,7 +21,7 @@
  * the call's own, the table this CPU's (stats.c); no atomic, no division.
  * Everything here and all it calls in this module is notrace and
  * NOKPROBE_SYMBOL.  It still calls traceable kernel functions
- * (local_clock where the counter is not read directly, syscall_get_nr): a probe of someone else's on those sees
+ * (ktime_get_mono_fast_ns where the counter is not read directly, syscall_get_nr): a probe of someone else's on those sees
  * the hit or misses it, ours are never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
@@ -171,7 +171,7 @@ static __always_inline u64 ms_handler_ns(const struct ms_inst *in, unsigned int 
 	if (likely(!(*cell & MS_CLOCK_LOCAL)))
 		return ms_clock_ns(in->t0, ms_counter_read(), 0);
 	*cell &= ~MS_CLOCK_LOCAL;
-	return ms_clock_ns(in->t0, local_clock(), MS_CLOCK_LOCAL);
+	return ms_clock_ns(in->t0, ktime_get_mono_fast_ns(), MS_CLOCK_LOCAL);
 }
 
 /* Return of a check or calibration call, with value RET. */

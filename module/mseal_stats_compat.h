@@ -154,7 +154,7 @@ static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
  * ids are one enum for every architecture: CSID_X86_TSC compiles on an
  * arm64 6.10 too, and choosing by the compile test alone once gave arm64
  * the x86 names (its clocksource reported as unknown).  Elsewhere: no
- * counter (ms_counter_freq() says 0) and the hot path reads local_clock().
+ * counter (ms_counter_freq() says 0) and the hot path reads ktime_get_mono_fast_ns().
  *
  * ms_counter_freq(): the counter's frequency as FROM ticks per TO ns, so
  * that clock.c turns it into a 32.32 multiplier for any frequency.

@@ -119,7 +119,7 @@ static __always_inline int ms_tp_sys(long nr)
  * Both probes make no call on their common path (a function that calls
  * nothing saves no register): the syscall's home slot in the in-flight
  * table, the counter read directly, no filter.  Anything else (a filter
- * set, local_clock(), the window of the table, a call that began on the
+ * set, ktime_get_mono_fast_ns(), the window of the table, a call that began on the
  * other clock) is a tail call to a function that takes every step.
  */
 static noinline notrace void ms_tp_sys_enter_slow(int sys)
@@ -179,7 +179,7 @@ NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
 
 static noinline notrace void ms_tp_sys_exit_local(long ret)
 {
-	ms_tp_sys_exit_slow(ret, local_clock(), MS_CLOCK_LOCAL);
+	ms_tp_sys_exit_slow(ret, ktime_get_mono_fast_ns(), MS_CLOCK_LOCAL);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit_local);
 

@@ -160,11 +160,17 @@ static void busy(struct scan *s)
  * "; at NAME the loop asked for ... and found ..." where it asked for
  * something, else the advice ADVICE.
  */
+/* Whether `loop start --governor/--no-turbo` asked for anything at r's boot. */
+static int loop_asked(const struct record *r)
+{
+	return !strncmp(r->cpu_settings, "asked: ", 7) && strncmp(r->cpu_settings, "asked: nothing", 14);
+}
+
 static const char *asked_or(const struct record *r, const char *advice)
 {
 	static char buf[WARN_LEN];
 
-	if (strncmp(r->cpu_settings, "asked: ", 7) || !strncmp(r->cpu_settings, "asked: nothing", 14))
+	if (!loop_asked(r))
 		return advice;
 	snprintf(buf, sizeof(buf), "; at %s the loop said \"%s\"", r->name, r->cpu_settings);
 	return buf;
@@ -196,7 +202,7 @@ static void turbo(struct scan *s)
 /* A setting the loop asked for that the kernel refused at that boot. */
 int warn_settings_refused(const struct record *r)
 {
-	return !strncmp(r->cpu_settings, "asked: ", 7) && strstr(r->cpu_settings, "refused");
+	return loop_asked(r) && strstr(r->cpu_settings, "refused");
 }
 
 static void refused(struct scan *s)

@@ -13,6 +13,11 @@
 #                          tests/lib/kernel-checks.sh) read as not attached
 #                          (MS_TEST_DROP_CHECK, tests/guest/mstest.h) must
 #                          fail, with no skip; one result.
+#   cpus_online N          one result: at least N CPUs online
+#                          (/sys/devices/system/cpu/online), for a boot
+#                          whose test relies on the vCPUs it asked for
+#                          (`vm-run --smp N`): the source-built kernels
+#                          once came up with one CPU whatever N was.
 #   st                     0, or 1 once anything failed: the script ends
 #                          with `exit $st`, never a bare `exit 0`.
 guest_lib='
@@ -22,6 +27,16 @@ run() {
 	rc=$?
 	if [ $rc -ne 0 ]; then echo "1..1"; echo "not ok 1 - $1 exited $rc"; st=1; fi
 	return 0
+}
+cpus_online() {
+	on=$(cat /sys/devices/system/cpu/online)
+	n=$(echo "$on" | awk -F, "{ for (i = 1; i <= NF; i++) { k = split(\$i, r, \"-\"); n += k == 2 ? r[2] - r[1] + 1 : 1 } print n + 0 }")
+	echo 1..1
+	if [ "$n" -ge "$1" ]; then
+		echo "ok 1 - $n CPUs online ($on): the $1 this test relies on"
+	else
+		echo "not ok 1 - $n CPUs online ($on), the test relies on $1"; st=1
+	fi
 }
 drop_check_fails() {
 	c=${MS_EXPECT_CHECKS%% *}

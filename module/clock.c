@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clock.c - which clock the hot path reads (clock.h): chosen at load, and
- * taken back to ktime_get_mono_fast_ns() when the kernel stops keeping time with the
- * counter.
+ * taken back to ktime_get_mono_fast_ns() when the kernel stops keeping
+ * time with the counter.
  *
  * The counter is read directly only while it is the kernel's clocksource.
  * The kernel changes clocksource when it finds the TSC unstable (the
@@ -10,16 +10,21 @@
  * switches), and when root writes current_clocksource.  Every change goes
  * through the timekeeper's update with TK_CLOCK_WAS_SET, which calls the
  * pvclock_gtod notifier chain (KVM's hook for the same question: is the
- * host's clocksource still the TSC?) with the new timekeeper.  So the
- * module listens there instead of asking on every call: nothing on the
- * hot path, and a change is seen at the moment the kernel makes it.  The
- * chain runs with the timekeeper's sequence count held for writing, on
- * every tick: the callback only tests was_set, and on a change queues an
- * irq_work (as KVM does: no wake-up may run there), which queues a work
- * item, which turns the static key off (that sleeps).  Calls that began
- * with the counter end with it (clock.h: the mark), so none is measured
- * with two clocks.  Once off, the key stays off until the module is
- * loaded again.
+ * host's clocksource still the TSC?) with the new timekeeper, and so does
+ * registering on the chain (once, at once).  So the module listens there
+ * instead of asking on every call: nothing on the hot path, and a change
+ * is seen at the moment the kernel makes it.  From the same call it takes
+ * the counter's rate: the clocksource's own mult and shift, the
+ * conversion the kernel applies to the same ticks.
+ *
+ * The chain runs with the timekeeper's lock held, on every tick: the
+ * callback only tests was_set, and on a change away from the counter
+ * queues an irq_work (as KVM does: no wake-up may run there), which queues
+ * a work item, which turns the static key off (that sleeps).  Calls that
+ * began with the counter end with it (clock.h: the mark), so none is
+ * measured with two clocks.  Once off, the key stays off until the module
+ * is loaded again, and the report names both clocks for the figures of
+ * the generation (stats.c) in which it went off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,9 +38,14 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include "clock.h"
+#include "stats.h"
 
 DEFINE_STATIC_KEY_FALSE(ms_clock_counter);
 u64 ms_clock_mult __read_mostly;
+
+/* The counter given up (ms_clock_left), in which generation of the figures. */
+static bool ms_clock_left;
+static unsigned long ms_clock_left_gen;
 
 #ifdef MS_COUNTER_CSID
 
@@ -46,6 +56,8 @@ static void ms_clock_drop_work(struct work_struct *w)
 	if (!static_key_enabled(&ms_clock_counter))
 		return;
 	static_branch_disable(&ms_clock_counter);
+	WRITE_ONCE(ms_clock_left_gen, ms_stats_generation());
+	smp_store_release(&ms_clock_left, true);
 	pr_info("clock: the kernel no longer keeps time with the %s: ktime_get_mono_fast_ns() from now on\n",
 		MS_COUNTER_NAME);
 }
@@ -57,12 +69,27 @@ static void ms_clock_drop_irq_work(struct irq_work *iw)
 }
 static struct irq_work ms_clock_drop_iw;
 
+/*
+ * ns = ticks * mult >> shift, so the 32.32 multiplier is mult << (32 -
+ * shift); clocks_calc_mult_shift() keeps shift at most 32 for the ranges
+ * clocksources are registered with, and a larger one only loses bits the
+ * 32-bit mult did not have.
+ */
+static u64 ms_clock_mult_of(u32 mult, u32 shift)
+{
+	return shift <= 32 ? (u64)mult << (32 - shift) : mult >> (shift - 32);
+}
+
 static notrace int ms_clock_changed(struct notifier_block *nb, unsigned long was_set, void *priv)
 {
 	const struct timekeeper *tk = priv;
+	const struct clocksource *cs = tk->tkr_mono.clock;
 
-	if (was_set && tk->tkr_mono.clock->id != MS_COUNTER_CSID &&
-	    static_key_enabled(&ms_clock_counter))
+	if (!was_set)
+		return NOTIFY_DONE;
+	if (cs->id == MS_COUNTER_CSID)
+		WRITE_ONCE(ms_clock_mult, ms_clock_mult_of(cs->mult, cs->shift));
+	else if (static_key_enabled(&ms_clock_counter))
 		irq_work_queue(&ms_clock_drop_iw);
 	return NOTIFY_DONE;
 }
@@ -101,47 +128,44 @@ void ms_clock_exit(void)
 
 #endif /* MS_COUNTER_CSID */
 
-/*
- * ns = ticks * mult >> 32, mult = TO * 2^32 / FROM rounded: for TO up to
- * NSEC_PER_SEC the product TO * 2^32 fits 64 bits, and so does mult for
- * any FROM of at least 1 (tick per TO ns); the 128-bit product of
- * mul_u64_u64_shr() takes any difference.  A 5 GHz TSC gets a multiplier
- * of about 8.6e8: an error of about 1e-9, far below a nanosecond.
- */
-static bool ms_clock_choose(u32 *from, u32 *to)
+/* The kernel keeps time with the counter, and trusts it. */
+static bool ms_clock_usable(void)
 {
 	struct system_time_snapshot snap;
 
 	ms_ktime_get_snapshot(&snap);
-	return ms_counter_freq(&snap, from, to);
+	return ms_counter_usable(&snap);
 }
 
 /*
- * The notifier first, then the choice, then the choice again once the key
- * is on: a change after that is the notifier's (it acts only while the
- * key is on), one before it is seen by the second look.
+ * The notifier first (its first call gives the rate), then the choice,
+ * then the choice again once the key is on: a change after that is the
+ * notifier's (it acts only while the key is on), one before it is seen by
+ * the second look.
  */
 void ms_clock_init(void)
 {
-	u32 from, to;
-
 	ms_clock_watch();
-	if (!ms_clock_choose(&from, &to)) {
+	if (!ms_clock_usable() || !READ_ONCE(ms_clock_mult)) {
 		pr_info("clock: ktime_get_mono_fast_ns() (the clocksource is not a counter the module reads directly)\n");
 		return;
 	}
-	ms_clock_mult = div64_u64(((u64)to << 32) + from / 2, from);
 	static_branch_enable(&ms_clock_counter);
-	if (!ms_clock_choose(&from, &to)) {
+	if (!ms_clock_usable()) {
 		static_branch_disable(&ms_clock_counter);
 		pr_info("clock: ktime_get_mono_fast_ns() (the clocksource changed while the module loaded)\n");
 		return;
 	}
-	pr_info("clock: %s read directly, %llu Hz\n", MS_COUNTER_NAME,
-		(u64)from * (NSEC_PER_SEC / to));
+	pr_info("clock: %s read directly, %llu Hz (the clocksource's rate)\n", MS_COUNTER_NAME,
+		div64_u64((u64)NSEC_PER_SEC << 32, READ_ONCE(ms_clock_mult)));
 }
 
 const char *ms_clock_name(void)
 {
-	return static_key_enabled(&ms_clock_counter) ? MS_COUNTER_NAME : "ktime_get_mono_fast_ns";
+	if (static_key_enabled(&ms_clock_counter))
+		return MS_COUNTER_NAME;
+	if (smp_load_acquire(&ms_clock_left) &&
+	    READ_ONCE(ms_clock_left_gen) == ms_stats_generation())
+		return MS_COUNTER_NAME ", then ktime_get_mono_fast_ns";
+	return "ktime_get_mono_fast_ns";
 }

@@ -8,7 +8,8 @@
  * time with the CPU's own counter (the TSC on x86_64, the architected
  * counter on arm64; mseal_stats_compat.h says when), the handlers read
  * that counter directly and convert the difference to ns when they record
- * it, with a 32.32 fixed-point multiplier computed once at load.
+ * it, with a 32.32 fixed-point multiplier from the clocksource's own mult
+ * and shift (clock.c).
  *
  * Elsewhere they read ktime_get_mono_fast_ns(): the kernel's own
  * clocksource (kvm-clock, the HPET, the ACPI PM timer), through the
@@ -32,13 +33,14 @@
 #ifndef MSEAL_STATS_CLOCK_H
 #define MSEAL_STATS_CLOCK_H
 
+#include <linux/compiler.h>
 #include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include "mseal_stats_compat.h"
 
 DECLARE_STATIC_KEY_FALSE(ms_clock_counter);
-/* ns per counter tick, 32.32 fixed point (clock.c). */
+/* ns per counter tick, 32.32 fixed point (clock.c: the clocksource's). */
 extern u64 ms_clock_mult;
 
 /*
@@ -56,7 +58,7 @@ static __always_inline bool ms_clock_is_counter(void)
 /* A difference of two counter reads, in ns: any difference, any rate. */
 static __always_inline u64 ms_counter_ns(u64 d)
 {
-	return mul_u64_u64_shr(d, ms_clock_mult, 32);
+	return mul_u64_u64_shr(d, READ_ONCE(ms_clock_mult), 32);
 }
 
 /*
@@ -121,7 +123,11 @@ static __always_inline u64 ms_clock_end_ns(u64 t0, u64 t1, unsigned int mark, un
 void ms_clock_init(void);
 /* At unload, after the probes: stop watching the kernel's clocksource. */
 void ms_clock_exit(void);
-/* Its name: the counter's ("tsc") or "ktime_get_mono_fast_ns". */
+/*
+ * What timed the figures since the last reset: the counter's name ("tsc"),
+ * "ktime_get_mono_fast_ns", or both ("tsc, then ktime_get_mono_fast_ns")
+ * in the generation in which the kernel left the counter.
+ */
 const char *ms_clock_name(void);
 
 #endif /* MSEAL_STATS_CLOCK_H */

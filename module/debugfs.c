@@ -29,6 +29,7 @@
 #include <linux/utsname.h>
 #include "mseal_stats_compat.h"
 #include "backend.h"
+#include "clock.h"
 #include "filter.h"
 #include "mseal_stats.h"
 #include "plan.h"
@@ -120,6 +121,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	ms_clocksource(cs, MS_CLOCKSOURCE_LEN);
 	r->version = MS_VERSION;
 	r->clocksource = cs;
+	r->clock = ms_clock_name();
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_checks()->name;

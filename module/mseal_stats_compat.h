@@ -154,20 +154,22 @@ static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
  * ids are one enum for every architecture: CSID_X86_TSC compiles on an
  * arm64 6.10 too, and choosing by the compile test alone once gave arm64
  * the x86 names (its clocksource reported as unknown).  Elsewhere: no
- * counter (ms_counter_freq() says 0) and the hot path reads ktime_get_mono_fast_ns().
+ * counter (ms_counter_usable() says no) and the hot path reads
+ * ktime_get_mono_fast_ns().
  *
- * ms_counter_freq(): the counter's frequency as FROM ticks per TO ns, so
- * that clock.c turns it into a 32.32 multiplier for any frequency.
+ * ms_counter_usable(): whether the snapshot's clocksource is the counter,
+ * and the kernel still trusts it.  Its rate is not asked here: clock.c
+ * takes the clocksource's own mult and shift, the conversion the kernel
+ * itself applies (on arm64 that is the rate the timer driver settled on,
+ * which may come from the device tree where firmware left CNTFRQ_EL0
+ * wrong; on x86_64 tsc_khz's).
  *
  * x86_64: the TSC, when it is the clocksource (CSID_X86_TSC, Linux 6.10
  * on) and not marked unstable; rdtsc_ordered() as the kernel's own
- * read_tsc() does; tsc_khz kHz (FROM kHz per TO = NSEC_PER_MSEC, as the
- * kernel's own cyc2ns does: no product of the frequency overflows 32 bits,
- * whatever the TSC's rate).
+ * read_tsc() does.
  * arm64: the architected counter, when it is the clocksource; read through
  * arch_timer_read_counter, the driver's own reader (it carries the errata
- * workarounds), at CNTFRQ_EL0 Hz (a 32-bit register: FROM Hz per TO =
- * NSEC_PER_SEC).
+ * workarounds).
  */
 #if defined(CONFIG_X86_64) && defined(MS_HAVE_CSID_X86_TSC)
 #include <asm/tsc.h>
@@ -179,13 +181,9 @@ static __always_inline u64 ms_counter_read(void)
 	return rdtsc_ordered();
 }
 
-static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
+static inline bool ms_counter_usable(const struct system_time_snapshot *snap)
 {
-	if (snap->cs_id != CSID_X86_TSC || check_tsc_unstable() || !tsc_khz)
-		return false;
-	*from = tsc_khz;
-	*to = NSEC_PER_MSEC;
-	return true;
+	return snap->cs_id == CSID_X86_TSC && !check_tsc_unstable();
 }
 
 static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
@@ -208,13 +206,9 @@ static __always_inline u64 ms_counter_read(void)
 	return arch_timer_read_counter();
 }
 
-static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
+static inline bool ms_counter_usable(const struct system_time_snapshot *snap)
 {
-	if (snap->cs_id != CSID_ARM_ARCH_COUNTER || !arch_timer_get_cntfrq())
-		return false;
-	*from = arch_timer_get_cntfrq();
-	*to = NSEC_PER_SEC;
-	return true;
+	return snap->cs_id == CSID_ARM_ARCH_COUNTER;
 }
 
 static inline const char *ms_clocksource_name(const struct system_time_snapshot *snap)
@@ -234,7 +228,7 @@ static __always_inline u64 ms_counter_read(void)
 	return 0;
 }
 
-static inline bool ms_counter_freq(const struct system_time_snapshot *snap, u32 *from, u32 *to)
+static inline bool ms_counter_usable(const struct system_time_snapshot *snap)
 {
 	return false;
 }

@@ -31,9 +31,9 @@ struct ms_report_probe {
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
  * "calibration" (per backend) to the unnumbered first one; 3 adds
- * "since_reset_ns".  Fields are only ever added.
+ * "since_reset_ns"; 4 adds "clock".  Fields are only ever added.
  */
-#define MS_REPORT_SCHEMA	3
+#define MS_REPORT_SCHEMA	4
 
 /* The text report's lines are at most this wide (tests/unit/test_report.c). */
 #define MS_REPORT_COLS		100
@@ -52,6 +52,7 @@ struct ms_report {
 	const char *version;		/* the module's (dkms.conf) */
 	const char *kernel;
 	const char *clocksource;	/* the kernel's current one */
+	const char *clock;		/* what timed these figures (clock.h) */
 	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */

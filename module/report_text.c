@@ -279,6 +279,11 @@ static void ms_text_calibration(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, "clocksource: %s\n", r->clocksource);
 	if (why)
 		ms_buf_printf(b, "warning: clocksource %s: %s\n", r->clocksource, why);
+	ms_buf_printf(b, "timed with: %s\n", r->clock);
+	/* clock.h: "COUNTER, then ktime_get_mono_fast_ns" in one generation. */
+	if (strstr(r->clock, ", then "))
+		ms_buf_puts(b, "warning: the kernel changed clocksource during these figures: the calls before\n"
+			    "  were timed with the counter, the later ones with its clocksource; reset for one clock\n");
 	ms_buf_printf(b, "calibration: %llu ns inside each timed call (subtracted for net), %llu ns per probed call in all\n",
 		      r->calibration_ns, r->calibration_outer_ns);
 	for (i = 0; i < r->ncalib; i++)

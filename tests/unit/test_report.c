@@ -73,6 +73,7 @@ static void make_report(struct ms_report *r)
 	r->filter_comm = "a\"b\\c\x01\xe9";
 	r->version = "0.1";
 	r->clocksource = "tsc";
+	r->clock = "tsc";
 	r->calibration_ns = 100;
 	r->calibration_outer_ns = 300;
 	r->calib[0] = (struct ms_report_calib){ "direct", 100, 300, 1 };
@@ -168,13 +169,14 @@ static void test_text(const struct ms_report *r)
 {
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
-	LINE(out, "version: 0.1 (JSON schema 3)");
+	LINE(out, "version: 0.1 (JSON schema 4)");
 	LINE(out, "since load or reset: 3723.456 s (1:02:03)");
 	LINE(out, "mseal supported: yes");
 	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
 	LINE(out, "syscall backend: kretprobe");
 	LINE(out, "filter: tgid 0 (all), comm \"a\\\"b\\\\c\\u0001\\u00e9\"");
 	LINE(out, "clocksource: tsc");
+	LINE(out, "timed with: tsc");
 	LINE(out, "calibration: 100 ns inside each timed call (subtracted for net), 300 ns per probed call in all");
 	LINE(out, "calibration of direct (CPU 1): 100 ns inside, 300 ns in all");
 	LINE(out, "calibration of kretprobe (CPU 1): 150 ns inside, 700 ns in all");
@@ -337,11 +339,12 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
 	utap_eq_str(msj_str(out, "version", s, sizeof(s)), "0.1", "json: version");
-	utap_eq_u64(msj_int(out, "schema", -1), 3, "json: schema");
+	utap_eq_u64(msj_int(out, "schema", -1), 4, "json: schema");
 	utap_eq_u64(msj_int(out, "since_reset_ns", -1), 3723456789012ULL, "json: since_reset_ns");
 	utap_eq_u64(msj_int(out, "syscalls.mremap.count", -1), 0, "json: an attached syscall with no calls is kept");
 	utap_eq_u64(msj_int(out, "syscalls.mprotect.ns.hist.12", -1), 1, "json: mprotect's whole histogram");
 	utap_eq_str(msj_str(out, "clocksource", s, sizeof(s)), "tsc", "json: clocksource");
+	utap_eq_str(msj_str(out, "clock", s, sizeof(s)), "tsc", "json: clock");
 	utap_eq_u64(msj_int(out, "calibration.direct.ns", -1), 100, "json: calibration.direct.ns");
 	utap_eq_u64(msj_int(out, "calibration.kretprobe.ns", -1), 150, "json: calibration.kretprobe.ns");
 	utap_eq_u64(msj_int(out, "calibration.kretprobe.outer_ns", -1), 700, "json: calibration.kretprobe.outer_ns");
@@ -390,6 +393,22 @@ static void test_coarse_clock(const struct ms_report *r)
 	z.clocksource = "jiffies";
 	render(&z, false);
 	LINE(out, "warning: clocksource jiffies: ticks, not nanoseconds");
+	utap_ok(!strstr(out, "changed clocksource"), "text: one clock, no warning of two");
+	/* The kernel left the TSC in this generation (clock.h's name for it). */
+	z.clocksource = "hpet";
+	z.clock = "tsc, then ktime_get_mono_fast_ns";
+	render(&z, false);
+	LINE(out, "timed with: tsc, then ktime_get_mono_fast_ns");
+	BLOCK(out, "the two-clock warning",
+	      "warning: the kernel changed clocksource during these figures: the calls before\n"
+	      "  were timed with the counter, the later ones with its clocksource; reset for one clock");
+	render(&z, true);
+	{
+		char s[64];
+
+		utap_eq_str(msj_str(out, "clock", s, sizeof(s)), "tsc, then ktime_get_mono_fast_ns",
+			    "json: clock, both");
+	}
 }
 
 static void test_no_kretprobe(const struct ms_report *r)
@@ -654,7 +673,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(208);	/* render(): one check per call, two for text */
+	utap_plan(217);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

@@ -56,6 +56,7 @@
 #include <linux/timekeeping.h>
 #include "mseal_stats.h"
 #include "backend.h"
+#include "clock.h"
 #include "report.h"
 #include "stats.h"
 #include "systp.h"
@@ -142,13 +143,15 @@ static unsigned int ms_calib_batches(struct ms_calib *c, void (*fn)(void))
 	unsigned long gen;
 	u64 b, p;
 
+	/* One clock for every batch kept: the one the report will name. */
+	c->counter = ms_clock_is_counter();
 	for (i = 0; i < MS_CALIB_BATCHES; i++) {
 		bare[i] = ms_calib_loop(ms_calib_twin);
 		gen = ms_stats_generation();
 		ms_stats_cell_sum(MS_CELL_CALIB, &before);
 		probed[i] = ms_calib_loop(fn);
 		ms_stats_cell_sum(MS_CELL_CALIB, &after);
-		if (ms_stats_generation() != gen ||
+		if (ms_stats_generation() != gen || ms_clock_is_counter() != c->counter ||
 		    after.count - before.count != MS_CALIB_CALLS)
 			continue;
 		inner[n++] = (after.total_ns - before.total_ns) / MS_CALIB_CALLS;

@@ -129,5 +129,7 @@ void ms_clock_exit(void);
  * in the generation in which the kernel left the counter.
  */
 const char *ms_clock_name(void);
+/* The kernel left the counter since the last reset: two clocks in the figures. */
+bool ms_clock_switched(void);
 
 #endif /* MSEAL_STATS_CLOCK_H */

@@ -82,7 +82,11 @@ static void ms_fill_calibration(struct ms_report *r)
 	for (i = 0; (ops = ms_backend_at(i)) && r->ncalib < MS_REPORT_NCALIB; i++) {
 		if (!ms_calib_get(ops, &c))
 			continue;
-		r->calib[r->ncalib++] = (struct ms_report_calib){ ops->name, c.inner_ns, c.outer_ns, c.cpu };
+		r->calib[r->ncalib++] = (struct ms_report_calib){
+			ops->name, c.inner_ns, c.outer_ns, c.cpu,
+			c.counter ? MS_COUNTER_NAME : "ktime_get_mono_fast_ns",
+			c.counter != ms_clock_is_counter(),
+		};
 		if (ops == ms_backend_checks()) {
 			r->calibration_ns = c.inner_ns;
 			r->calibration_outer_ns = c.outer_ns;
@@ -122,6 +126,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->version = MS_VERSION;
 	r->clocksource = cs;
 	r->clock = ms_clock_name();
+	r->clock_switched = ms_clock_switched();
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_checks()->name;

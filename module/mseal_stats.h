@@ -17,6 +17,7 @@ struct ms_calib {
 	u64 inner_ns;	/* the handlers' share inside each timed call */
 	u64 outer_ns;	/* the whole cost of one probed call */
 	int cpu;	/* the CPU it ran on */
+	bool counter;	/* taken with the counter (clock.h), else the fallback */
 };
 
 /*

@@ -130,10 +130,13 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->filter_comm);
 	ms_buf_printf(b, "},\n  \"calibration_ns\": %llu,\n  \"calibration_outer_ns\": %llu,\n  \"calibration\": {",
 		      r->calibration_ns, r->calibration_outer_ns);
-	for (i = 0; i < r->ncalib; i++)
-		ms_buf_printf(b, "%s\"%s\": {\"ns\": %llu, \"outer_ns\": %llu, \"cpu\": %d}",
+	for (i = 0; i < r->ncalib; i++) {
+		ms_buf_printf(b, "%s\"%s\": {\"ns\": %llu, \"outer_ns\": %llu, \"cpu\": %d, \"clock\": ",
 			      i ? ", " : "", r->calib[i].backend, r->calib[i].inner_ns,
 			      r->calib[i].outer_ns, r->calib[i].cpu);
+		ms_buf_json_string(b, r->calib[i].clock);
+		ms_buf_puts(b, "}");
+	}
 	ms_buf_puts(b, "},\n  \"probes\": [");
 	for (i = 0; i < r->nprobes; i++) {
 		const struct ms_report_probe *p = &r->probes[i];

@@ -44,6 +44,8 @@ struct ms_report_calib {
 	u64 inner_ns;		/* subtracted from each timed call on it */
 	u64 outer_ns;		/* the whole cost of one probed call */
 	int cpu;		/* the CPU it ran on */
+	const char *clock;	/* the clock it was taken with (clock.h's names) */
+	bool stale;		/* that clock no longer times the calls */
 };
 
 #define MS_REPORT_NCALIB	2
@@ -53,6 +55,7 @@ struct ms_report {
 	const char *kernel;
 	const char *clocksource;	/* the kernel's current one */
 	const char *clock;		/* what timed these figures (clock.h) */
+	bool clock_switched;		/* two clocks in these figures */
 	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */

@@ -280,8 +280,7 @@ static void ms_text_calibration(struct ms_buf *b, const struct ms_report *r)
 	if (why)
 		ms_buf_printf(b, "warning: clocksource %s: %s\n", r->clocksource, why);
 	ms_buf_printf(b, "timed with: %s\n", r->clock);
-	/* clock.h: "COUNTER, then ktime_get_mono_fast_ns" in one generation. */
-	if (strstr(r->clock, ", then "))
+	if (r->clock_switched)
 		ms_buf_puts(b, "warning: the kernel changed clocksource during these figures: the calls before\n"
 			    "  were timed with the counter, the later ones with its clocksource; reset for one clock\n");
 	ms_buf_printf(b, "calibration: %llu ns inside each timed call (subtracted for net), %llu ns per probed call in all\n",
@@ -290,6 +289,12 @@ static void ms_text_calibration(struct ms_buf *b, const struct ms_report *r)
 		ms_buf_printf(b, "calibration of %s (CPU %d): %llu ns inside, %llu ns in all\n",
 			      r->calib[i].backend, r->calib[i].cpu, r->calib[i].inner_ns,
 			      r->calib[i].outer_ns);
+	/* Each calibration nets the calls of its clock only (clock.h). */
+	for (i = 0; i < r->ncalib; i++)
+		if (r->calib[i].stale)
+			ms_buf_printf(b, "warning: the calibration of %s was taken with %s, which no longer times\n"
+				      "  the calls: nets are off until calibrate is written to the command parameter\n",
+				      r->calib[i].backend, r->calib[i].clock);
 	if (!r->calibration_ns)
 		ms_buf_puts(b, "warning: the clock did not advance inside a probed call: a coarse clocksource\n"
 			    "  (jiffies?) or no calibration; times are not meaningful\n");

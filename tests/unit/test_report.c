@@ -76,8 +76,8 @@ static void make_report(struct ms_report *r)
 	r->clock = "tsc";
 	r->calibration_ns = 100;
 	r->calibration_outer_ns = 300;
-	r->calib[0] = (struct ms_report_calib){ "direct", 100, 300, 1 };
-	r->calib[1] = (struct ms_report_calib){ "kretprobe", 150, 700, 1 };
+	r->calib[0] = (struct ms_report_calib){ "direct", 100, 300, 1, "tsc", false };
+	r->calib[1] = (struct ms_report_calib){ "kretprobe", 150, 700, 1, "tsc", false };
 	r->ncalib = 2;
 	r->chk_inner[vm] = 100;
 	r->chk_outer[vm] = 300;
@@ -345,6 +345,7 @@ static void test_json(const struct ms_report *r)
 	utap_eq_u64(msj_int(out, "syscalls.mprotect.ns.hist.12", -1), 1, "json: mprotect's whole histogram");
 	utap_eq_str(msj_str(out, "clocksource", s, sizeof(s)), "tsc", "json: clocksource");
 	utap_eq_str(msj_str(out, "clock", s, sizeof(s)), "tsc", "json: clock");
+	utap_eq_str(msj_str(out, "calibration.kretprobe.clock", s, sizeof(s)), "tsc", "json: calibration.kretprobe.clock");
 	utap_eq_u64(msj_int(out, "calibration.direct.ns", -1), 100, "json: calibration.direct.ns");
 	utap_eq_u64(msj_int(out, "calibration.kretprobe.ns", -1), 150, "json: calibration.kretprobe.ns");
 	utap_eq_u64(msj_int(out, "calibration.kretprobe.outer_ns", -1), 700, "json: calibration.kretprobe.outer_ns");
@@ -397,6 +398,7 @@ static void test_coarse_clock(const struct ms_report *r)
 	/* The kernel left the TSC in this generation (clock.h's name for it). */
 	z.clocksource = "hpet";
 	z.clock = "tsc, then ktime_get_mono_fast_ns";
+	z.clock_switched = true;
 	render(&z, false);
 	LINE(out, "timed with: tsc, then ktime_get_mono_fast_ns");
 	BLOCK(out, "the two-clock warning",
@@ -409,6 +411,16 @@ static void test_coarse_clock(const struct ms_report *r)
 		utap_eq_str(msj_str(out, "clock", s, sizeof(s)), "tsc, then ktime_get_mono_fast_ns",
 			    "json: clock, both");
 	}
+	/* After a reset: one clock, and a calibration taken with the other. */
+	z.clock = "ktime_get_mono_fast_ns";
+	z.clock_switched = false;
+	z.calib[1].stale = true;
+	render(&z, false);
+	utap_ok(!strstr(out, "changed clocksource"), "text: after a reset, no warning of two clocks");
+	utap_ok(!strstr(out, "calibration of direct was taken"), "text: no warning for a calibration of the clock now");
+	BLOCK(out, "the stale calibration's warning",
+	      "warning: the calibration of kretprobe was taken with tsc, which no longer times\n"
+	      "  the calls: nets are off until calibrate is written to the command parameter");
 }
 
 static void test_no_kretprobe(const struct ms_report *r)
@@ -673,7 +685,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(217);	/* render(): one check per call, two for text */
+	utap_plan(223);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

@@ -12,17 +12,14 @@
  * time (can_modify_vma_madv from 6.12, can_modify_mm_madv on the pre-series
  * kernels), through the check's direct trampoline.  Meanwhile the main
  * thread writes "calibrate" ROUNDS times into the command parameter, with
- * "reset" in between.  calibrate detaches its own probe and waits for the
- * calls in flight through it; it used to wait for every slot's, which the
- * busy checks seldom let read 0, with the command lock held, so reset and
- * rmmod hung behind it.  A watchdog thread fails the test when one command
+ * "reset" in between.  calibrate once detached its own probe and waited for
+ * the calls in flight (for every slot's, which the busy checks seldom let
+ * read 0, with the command lock held, so reset and rmmod hung behind it);
+ * since issue 28 its probes stay attached from load to unload and it only
+ * measures, so it patches no text either, and multi-threaded TCG may run
+ * it under the load.  A watchdog thread fails the test when one command
  * takes longer than TIMEOUT seconds (the command cannot be interrupted: the
  * guest then hangs and the suite's timeout ends it, after this line).
- *
- * MS_CALSTORM_CALIBRATE=0: nothing patched under the load, for QEMU's
- * multi-threaded TCG (testbed/vm-run --one-tcg-thread says why): the rounds
- * are resets alone, and five calibrations (a probe attached and detached:
- * text patched, with every vCPU synced) come once the load has stopped.
  *
  * Skips where the kernel has no madvise seal check (6.1, 6.17 on:
  * ms_kernel_has, from the test bed's table or kallsyms); fails where it has
@@ -126,8 +123,6 @@ int main(int argc, char **argv)
 	pid_t pid[64];
 	pthread_t wd;
 	time_t start = time(NULL);
-	const char *env = getenv("MS_CALSTORM_CALIBRATE");
-	bool patch_under_load = !env || strcmp(env, "0");
 
 	if (argc > 2)
 		timeout_s = atoi(argv[2]);
@@ -163,11 +158,7 @@ int main(int argc, char **argv)
 			printf("# round %ld of %d, %ld s in\n", i + 1, rounds, (long)(time(NULL) - start));
 			fflush(stdout);
 		}
-		/* Resets alone take no time: let the load run between them. */
-		if (patch_under_load)
-			calibrate(&cal_err);
-		else
-			usleep(100000);
+		calibrate(&cal_err);
 		atomic_fetch_add(&cmd_seq, 1);
 		err = ms_reset();
 		if (err && !reset_err)
@@ -178,16 +169,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < ncpu; i++)
 		if (pid[i] > 0)
 			waitpid(pid[i], NULL, 0);
-	/* A few suffice there: they meet no load, only what it left. */
-	for (i = 0; i < 5 && !patch_under_load; i++) {
-		calibrate(&cal_err);
-		atomic_fetch_add(&cmd_seq, 2);
-	}
 	atomic_store(&stop, 1);
 	pthread_join(wd, NULL);
 	t_ok(!cal_err && !reset_err,
-	     "%d calibrates (%s) and %d resets returned, each within %d s, all in %ld s (first errors: calibrate %s, reset %s)",
-	     patch_under_load ? rounds : 5, patch_under_load ? "under the load" : "after it", rounds, timeout_s,
+	     "%d calibrates and %d resets returned under the load, each within %d s, all in %ld s (first errors: calibrate %s, reset %s)",
+	     rounds, rounds, timeout_s,
 	     (long)(time(NULL) - start),
 	     cal_err ? strerror(cal_err) : "none", reset_err ? strerror(reset_err) : "none");
 	t_ok(atomic_load(&sh->checks) > 0, "%ld checks made meanwhile on %ld CPUs",

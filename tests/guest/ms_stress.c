@@ -180,7 +180,9 @@ static void *reader(void *arg)
 			failed_writes += ms_write(MS_PARAM("tgid"), tg) != 0;
 			break;
 		case 3:
-			failed_writes += ms_write(MS_PARAM("comm"), comms[reads % (patch ? 3 : 2)]) != 0;
+			/* READS is 3 mod 4 here: step by the comm writes made. */
+			failed_writes += ms_write(MS_PARAM("comm"),
+						  comms[patch ? reads % 3 : (reads / 4) % 2]) != 0;
 			break;
 		default:
 			/* Half the reads follow a reset; now and then a calibration too. */
@@ -228,6 +230,8 @@ int main(int argc, char **argv)
 		ops = atoi(argv[3]);
 	if (getenv("MS_STRESS_PATCH") && !strcmp(getenv("MS_STRESS_PATCH"), "0"))
 		patch = 0;
+	if (!patch)
+		printf("# MS_STRESS_PATCH=0: the comm filter cycles between two names, never cleared\n");
 	workers = nthreads + nprocs;
 	pg = sysconf(_SC_PAGESIZE);
 	t_plan(NSYS + 11);

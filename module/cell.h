@@ -38,10 +38,14 @@ struct ms_table {
 	struct ms_cell cell[MS_NCELLS];
 };
 
-/* The bucket of NS: 0 and 1 in bucket 0 (ns | 1: no zero test). */
-static inline unsigned int ms_hist_bucket(u64 ns)
+/*
+ * The bucket of NS: 0 and 1 in bucket 0 (ns | 1: no zero test).  Kept an
+ * unsigned long, as __fls() gives it, so that indexing needs no
+ * zero-extension.
+ */
+static inline unsigned long ms_hist_bucket(u64 ns)
 {
-	unsigned int b = __fls(ns | 1);
+	unsigned long b = __fls(ns | 1);
 
 	return b < MS_HIST_BUCKETS ? b : MS_HIST_BUCKETS - 1;
 }

@@ -96,29 +96,6 @@ static __always_inline u64 ms_clock_ns(u64 t0, u64 t1, unsigned int cell)
 	return d;
 }
 
-/*
- * A call's end, for a handler that reads the clock before it knows the
- * call (the syscall side's sys_exit): now, by the key, and its mark into
- * *MARK; ms_clock_end_ns() then reads again when the call began with the
- * other clock (the key changed meanwhile: once, if ever).
- */
-static __always_inline u64 ms_clock_read_mark(unsigned int *mark)
-{
-	if (ms_clock_is_counter()) {
-		*mark = 0;
-		return ms_counter_read();
-	}
-	*mark = MS_CLOCK_LOCAL;
-	return ktime_get_mono_fast_ns();
-}
-
-static __always_inline u64 ms_clock_end_ns(u64 t0, u64 t1, unsigned int mark, unsigned int cell)
-{
-	if (unlikely((cell ^ mark) & MS_CLOCK_LOCAL))
-		t1 = ms_clock_now_as(cell);
-	return ms_clock_ns(t0, t1, cell);
-}
-
 /* At load, before the probes: choose the clock (and say which). */
 void ms_clock_init(void);
 /* At unload, after the probes: stop watching the kernel's clocksource. */

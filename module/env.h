@@ -46,6 +46,10 @@ typedef unsigned char u8;
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define cmpxchg(p, old, new)	__sync_val_compare_and_swap((p), (old), (new))
+/* The kernel's: true if *P was *OLDP and is now NEW; else *OLDP := *P. */
+#define try_cmpxchg(p, oldp, new)					\
+	__atomic_compare_exchange_n((p), (oldp), (new), false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
 static inline int fls64(u64 x)
 {

@@ -73,8 +73,9 @@ static __always_inline unsigned int ms_check_chk_base(void)
 /*
  * The same into *BASE, for a caller with a slow path of its own (the
  * direct trampoline's entry): false, and nothing found, when the task's
- * slot in the in-flight table is not its home slot (ms_systp_row() would
- * call out of line for the window).
+ * slot in the in-flight table is neither this CPU's hint nor its home
+ * slot, or is marked (its syscall timed with the fallback clock): the
+ * cases where ms_systp_row() calls out of line for the whole look-up.
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {
@@ -88,7 +89,7 @@ static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 		*base = ms_chk_base_of_nr(ms_current_syscall_nr());
 		return true;
 	}
-	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
+	if (unlikely(!ms_systp_find_fast(ms_task_birth(current), &s)))
 		return false;
 	*base = MS_CELL_CHK(s->cell & ~MS_CLOCK_LOCAL, 0);
 	return true;

@@ -38,9 +38,19 @@
  * sys_exit and leaves its slot claimed, and its task_struct can come back
  * for a new task.  BIRTH tells that new task from the dead one.
  */
+/*
+ * In a slot's birth: its call was timed with the fallback clock (clock.h,
+ * MS_CLOCK_LOCAL in its cell).  A task's start time, ns since boot, never
+ * has the bit.  The look-ups compare births without it, the home-slot fast
+ * look-up (ms_inflight_find_home()) compares them whole: so a slot of the
+ * other clock sends the syscall side's exit to its slow path with no test
+ * of its own on the fast one.
+ */
+#define MS_INFLIGHT_BIRTH_MARK	(1ULL << 63)
+
 struct ms_inflight_slot {
 	const void *owner;	/* the task; NULL: free */
-	u64 birth;		/* the owner's start time */
+	u64 birth;		/* the owner's start time, maybe marked */
 	u64 t0;
 	unsigned int cell;
 } __attribute__((aligned(64)));
@@ -48,14 +58,26 @@ struct ms_inflight_slot {
 struct ms_inflight {
 	struct ms_inflight_slot *slot;
 	unsigned int bits;	/* 1 << bits slots */
+	unsigned int shift;	/* 64 - bits: the hash's, kept, not computed per call */
 };
 
-/* The home slot of OWNER: a multiplicative hash of the pointer. */
-static inline unsigned int ms_inflight_home(const struct ms_inflight *f,
-					    const void *owner)
+/* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
+static inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
+				   unsigned int bits)
 {
-	return (unsigned int)(((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >>
-			      (64 - f->bits));
+	f->slot = slot;
+	f->bits = bits;
+	f->shift = 64 - bits;
+}
+
+/*
+ * The home slot of OWNER: a multiplicative hash of the pointer.  An
+ * unsigned long, so that indexing needs no zero-extension.
+ */
+static inline unsigned long ms_inflight_home(const struct ms_inflight *f,
+					     const void *owner)
+{
+	return ((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >> f->shift;
 }
 
 /* OWNER's home slot: the hash is below the table's size, no mask needed. */
@@ -135,18 +157,25 @@ static inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *own
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	const void *o = READ_ONCE(s->owner);
 
-	if (likely(o == owner || (!o && !cmpxchg(&s->owner, NULL, owner)))) {
-		s->birth = birth;
-		*sp = s;
-		return true;
+	/*
+	 * Free first: a sys_exit frees the slot, so a syscall finds its home
+	 * slot free, not still its own (that is a sys_exit not seen).
+	 */
+	if (likely(!o)) {
+		if (unlikely(!try_cmpxchg(&s->owner, &o, owner)))
+			return false;
+	} else if (o != owner) {
+		return false;
 	}
-	return false;
+	s->birth = birth;
+	*sp = s;
+	return true;
 }
 
 /*
  * The fast path of ms_inflight_find(): true, and OWNER's home slot in *SP,
- * if it holds OWNER (born BIRTH); else false (the caller then takes the
- * whole look-up).
+ * if it holds OWNER (born BIRTH) unmarked; else false (the caller then
+ * takes the whole look-up, which finds a marked slot too).
  */
 static inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
 					 struct ms_inflight_slot **sp)
@@ -168,18 +197,23 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
 	return s != NULL;
 }
 
-/* OWNER's slot (born BIRTH), or NULL: the home slot, then the window. */
+/*
+ * OWNER's slot (born BIRTH, marked or not), or NULL: the home slot, then
+ * the window.
+ */
 static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
 							const void *owner, u64 birth)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	unsigned int i;
 
-	if (likely(READ_ONCE(s->owner) == owner && s->birth == birth))
+	if (likely(READ_ONCE(s->owner) == owner &&
+		   (s->birth & ~MS_INFLIGHT_BIRTH_MARK) == birth))
 		return s;
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
-		if (READ_ONCE(s->owner) == owner && s->birth == birth)
+		if (READ_ONCE(s->owner) == owner &&
+		    (s->birth & ~MS_INFLIGHT_BIRTH_MARK) == birth)
 			return s;
 	}
 	return NULL;

@@ -90,6 +90,20 @@ notrace void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error
 }
 NOKPROBE_SYMBOL(ms_stats_record_new);
 
+notrace void ms_stats_record_refused(unsigned int cell, u64 ns)
+{
+	ms_stats_record(cell, ns, true, false);
+}
+NOKPROBE_SYMBOL(ms_stats_record_refused);
+
+notrace void ms_stats_record_failed(unsigned int cell, u64 ns, unsigned long ret)
+{
+	bool eperm = (long)ret == -EPERM;
+
+	ms_stats_record(cell, ns, eperm, !eperm);
+}
+NOKPROBE_SYMBOL(ms_stats_record_failed);
+
 /* Cell CELL of CT as of generation GEN, whole. */
 static void ms_cpu_cell(struct ms_cpu_table *ct, unsigned int cell,
 			unsigned long gen, struct ms_cell *out)

@@ -64,21 +64,36 @@ static __always_inline void ms_stats_record(unsigned int cell, u64 ns, bool bad,
 	preempt_enable_notrace();
 }
 
+/*
+ * The uncommon outcomes out of line (stats.c): a refused check, a syscall
+ * that failed.  The common one then records with constant flags, which
+ * the compiler folds away: no setcc and add per flag on every call.
+ */
+void ms_stats_record_refused(unsigned int cell, u64 ns);
+void ms_stats_record_failed(unsigned int cell, u64 ns, unsigned long ret);
+
 /* A check: refused or not, never an error. */
 static __always_inline void ms_stats_record_check(unsigned int cell, u64 ns, bool refused)
 {
-	ms_stats_record(cell, ns, refused, false);
+	if (unlikely(refused)) {
+		ms_stats_record_refused(cell, ns);
+		return;
+	}
+	ms_stats_record(cell, ns, false, false);
 }
 /*
  * Account one syscall that returned RET: -EPERM (what a seal refuses) is
- * counted apart from the other errors.  Every syscall side uses this.
+ * counted apart from the other errors (ms_stats_record_failed()).  Every
+ * syscall side uses this.
  */
 static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 						    unsigned long ret)
 {
-	bool eperm = (long)ret == -EPERM;
-
-	ms_stats_record(cell, ns, eperm, !eperm && IS_ERR_VALUE(ret));
+	if (unlikely(IS_ERR_VALUE(ret))) {
+		ms_stats_record_failed(cell, ns, ret);
+		return;
+	}
+	ms_stats_record(cell, ns, false, false);
 }
 /*
  * Sum every CPU's table into *SNAP: every cell whole, none half-updated;

@@ -83,6 +83,9 @@ static bool ms_tp_registered;
 /* On after the table and the probes, for ms_systp_row() (systp.h). */
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 static struct ms_probe ms_tp_probes[MS_NSYS];
+/* Where every CPU's hint points until a claim (systp.h): owned by nobody. */
+static struct ms_inflight_slot ms_tp_nobody;
+DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last) = &ms_tp_nobody;
 static DEFINE_PER_CPU(struct ms_tp_missed, ms_tp_missed);
 
 static void ms_tp_find(struct tracepoint *tp, void *priv)
@@ -117,10 +120,11 @@ static __always_inline int ms_tp_sys(long nr)
 
 /*
  * Both probes make no call on their common path (a function that calls
- * nothing saves no register): the syscall's home slot in the in-flight
- * table, the counter read directly, no filter.  Anything else (a filter
- * set, ktime_get_mono_fast_ns(), the window of the table, a call that began on the
- * other clock) is a tail call to a function that takes every step.
+ * nothing saves no register): the slot found from this CPU's hint or the
+ * home slot, the counter read directly, no filter.  Anything else (a
+ * filter set, ktime_get_mono_fast_ns(), the window of the table, a call
+ * that began on the other clock) is a tail call to a function that takes
+ * every step.
  */
 static noinline notrace void ms_tp_sys_enter_slow(int sys)
 {
@@ -134,8 +138,19 @@ static noinline notrace void ms_tp_sys_enter_slow(int sys)
 		this_cpu_inc(ms_tp_missed.n[sys]);
 		return;
 	}
-	/* The clock last: the claim above is ours, not the syscall's. */
-	ms_clock_start(&s->t0, &s->cell, MS_CELL_SYS(sys));
+	/*
+	 * A start on the fallback clock marks the slot, which keeps its exit
+	 * off the fast path.  The clock last: the claim and the mark are
+	 * ours, not the syscall's.
+	 */
+	if (ms_clock_is_counter()) {
+		s->cell = MS_CELL_SYS(sys);
+		s->t0 = ms_counter_read();
+	} else {
+		s->birth |= MS_INFLIGHT_BIRTH_MARK;
+		s->cell = MS_CELL_SYS(sys) | MS_CLOCK_LOCAL;
+		s->t0 = ktime_get_mono_fast_ns();
+	}
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter_slow);
 
@@ -161,34 +176,40 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	}
 	s->cell = MS_CELL_SYS(sys);
+	this_cpu_write(ms_tp_last, s);
 	s->t0 = ms_counter_read();
 }
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
-/* A sys_exit whose end time T1 (read with MARK's clock) is read. */
-static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1, unsigned int mark)
+/*
+ * A sys_exit past the fast path: T1 is its end read with the counter, or
+ * 0 when the counter is not in force.  The fallback clock's end is read
+ * first, before the look-up, as the counter's is on the fast path; a
+ * start read with the counter (the kernel gave it up since) ends with the
+ * counter, so that no call is measured with two clocks.
+ */
+static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {
+	u64 tl = t1 ? 0 : ktime_get_mono_fast_ns();
 	unsigned int cell;
 	u64 t0;
 
 	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
 		return;
-	ms_stats_record_syscall(cell & ~MS_CLOCK_LOCAL, ms_clock_end_ns(t0, t1, mark, cell), ret);
+	if (cell & MS_CLOCK_LOCAL)
+		t1 = tl ? tl : ktime_get_mono_fast_ns();
+	else if (!t1)
+		t1 = ms_counter_read();
+	ms_stats_record_syscall(cell & ~MS_CLOCK_LOCAL, ms_clock_ns(t0, t1, cell), ret);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
-
-static noinline notrace void ms_tp_sys_exit_local(long ret)
-{
-	ms_tp_sys_exit_slow(ret, ktime_get_mono_fast_ns(), MS_CLOCK_LOCAL);
-}
-NOKPROBE_SYMBOL(ms_tp_sys_exit_local);
 
 /*
  * No filter test here: a task the filter let in at sys_enter must get its
  * slot back even if the filter changed since; one that it kept out has no
- * slot, and the look-up says so.  The clock first, then the look-up: only
- * the test of the syscall number comes before it, which keeps the clock
- * read off every syscall we do not track.  RET is the value the syscall
+ * slot, and the look-up says so.  The clock first, then the look-up (on
+ * the slow path too): only the test of the syscall number comes before
+ * it, which keeps the clock read off every syscall we do not track.  RET is the value the syscall
  * left in the registers (syscall_exit_work() reads it for the
  * tracepoint); this probe runs first (ms_tp_register()), so no other
  * probe has been there before it.
@@ -201,22 +222,28 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
+	/* Nothing of what follows hoisted above the test (GCC moved two loads). */
+	barrier();
 	if (unlikely(!ms_clock_is_counter())) {
-		ms_tp_sys_exit_local(ret);
+		ms_tp_sys_exit_slow(ret, 0);
 		return;
 	}
 	t1 = ms_counter_read();
-	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
+	/*
+	 * A slot whose start was read with the fallback clock has its birth
+	 * marked (sys_enter): the fast look-up misses it.  So a slot found
+	 * here was claimed by a fast sys_enter, or a slow one on the counter:
+	 * its cell has no MS_CLOCK_LOCAL, and indexes the table as it is.
+	 */
+	if (unlikely(!ms_systp_find_fast(ms_task_birth(current), &s)))
 		goto slow;
 	cell = s->cell;
-	if (unlikely(cell & MS_CLOCK_LOCAL))
-		goto slow;
 	t0 = s->t0;
 	smp_store_release(&s->owner, NULL);
 	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
 	return;
 slow:
-	ms_tp_sys_exit_slow(ret, t1, 0);
+	ms_tp_sys_exit_slow(ret, t1);
 }
 NOKPROBE_SYMBOL(ms_tp_sys_exit);
 
@@ -246,9 +273,23 @@ static void __maybe_unused ms_tp_check_prototypes(void)
  */
 bool ms_systp_calib_begin(void)
 {
+	struct ms_inflight_slot *s;
+
 	if (!ms_systp_counting())
 		return false;
-	return ms_inflight_put(&ms_tp_inflight, current, ms_task_birth(current), 0, MS_OTHER);
+	s = ms_inflight_claim(&ms_tp_inflight, current, ms_task_birth(current), MS_OTHER);
+	if (!s)
+		return false;
+	s->t0 = 0;
+	/*
+	 * As a sys_enter leaves it: marked on the fallback clock, and this
+	 * CPU's hint (the caller keeps the task on this CPU), so that the
+	 * checks' look-up takes the path a real check's takes.
+	 */
+	if (!ms_clock_is_counter())
+		s->birth |= MS_INFLIGHT_BIRTH_MARK;
+	this_cpu_write(ms_tp_last, s);
+	return true;
 }
 
 void ms_systp_calib_end(void)
@@ -261,13 +302,18 @@ void ms_systp_calib_end(void)
 
 static int ms_tp_register(void)
 {
+	struct ms_inflight_slot *slots;
+	unsigned int bits;
 	int err, cpu;
 
-	ms_tp_inflight.bits = ms_tp_inflight_bits();
-	ms_tp_inflight.slot = kvcalloc(1U << ms_tp_inflight.bits,
-				       sizeof(struct ms_inflight_slot), GFP_KERNEL);
-	if (!ms_tp_inflight.slot)
+	bits = ms_tp_inflight_bits();
+	slots = kvcalloc(1U << bits, sizeof(struct ms_inflight_slot), GFP_KERNEL);
+	if (!slots)
 		return -ENOMEM;
+	ms_inflight_set(&ms_tp_inflight, slots, bits);
+	/* No hint into a table of an earlier registration. */
+	for_each_possible_cpu(cpu)
+		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
@@ -296,6 +342,8 @@ static int ms_tp_register(void)
 free:
 	kvfree(ms_tp_inflight.slot);
 	ms_tp_inflight.slot = NULL;
+	for_each_possible_cpu(cpu)
+		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
 	pr_warn("cannot register the raw_syscalls tracepoint probes: error %d\n", err);
 	return err;
 }
@@ -331,6 +379,7 @@ static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 {
 	unsigned int i;
+	int cpu;
 
 	for (i = 0; i < n; i++) {
 		ms_names_set_tp(ts[i]->index, false);
@@ -344,6 +393,8 @@ static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 	tracepoint_synchronize_unregister();
 	kvfree(ms_tp_inflight.slot);
 	ms_tp_inflight.slot = NULL;
+	for_each_possible_cpu(cpu)
+		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
 	ms_tp_registered = false;
 }
 
@@ -380,6 +431,8 @@ static unsigned long ms_tp_missed_of(const struct ms_target *t)
 
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 struct ms_inflight ms_tp_inflight;
+static struct ms_inflight_slot ms_tp_nobody;
+DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last) = &ms_tp_nobody;
 
 int ms_systp_row_window(void)
 {

@@ -28,6 +28,32 @@ static __always_inline bool ms_systp_counting(void)
 }
 
 /*
+ * The slot the last fast sys_enter on each CPU claimed (systp.c): where a
+ * look-up for current tries first, before it hashes.  Only a hint, trusted
+ * when the slot names current and its birth, as the hashed look-up's is; a
+ * task that slept or moved since its sys_enter finds another's there and
+ * hashes.  Never NULL: an empty slot of systp.c's own until a claim.
+ */
+DECLARE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
+
+/*
+ * current's slot (born BIRTH, unmarked) into *SP: this CPU's last claim,
+ * else the home slot; false if neither (the caller takes the whole look-up).
+ * The hint names only a slot a fast sys_enter claimed (a home slot) or
+ * calibration's: nothing the whole look-up would not find for current.
+ */
+static __always_inline bool ms_systp_find_fast(u64 birth, struct ms_inflight_slot **sp)
+{
+	struct ms_inflight_slot *s = this_cpu_read(ms_tp_last);
+
+	if (likely(READ_ONCE(s->owner) == (const void *)current && s->birth == birth)) {
+		*sp = s;
+		return true;
+	}
+	return ms_inflight_find_home(&ms_tp_inflight, current, birth, sp);
+}
+
+/*
  * The row (names.h) of the syscall current is in, as its own sys_enter
  * recorded it: a listed syscall, or MS_OTHER when it is in none that is
  * counted (or its sys_enter was not seen).  Only while ms_systp_counting().
@@ -39,7 +65,7 @@ static __always_inline int ms_systp_row(void)
 {
 	struct ms_inflight_slot *s;
 
-	if (unlikely(!ms_inflight_find_home(&ms_tp_inflight, current, ms_task_birth(current), &s)))
+	if (unlikely(!ms_systp_find_fast(ms_task_birth(current), &s)))
 		return ms_systp_row_window();
 	/* MS_CELL_SYS(s) is s, the syscall's row; the clock's mark off. */
 	return s->cell & ~MS_CLOCK_LOCAL;

@@ -14,7 +14,7 @@
 
 #define BITS	6
 static struct ms_inflight_slot slots[1 << BITS];
-static struct ms_inflight tab = { slots, BITS };
+static struct ms_inflight tab = { .slot = slots, .bits = BITS, .shift = 64 - BITS };
 
 /* Owners whose home is slot H: fake task pointers, found by search. */
 static const void *owner_at(unsigned int h, unsigned int skip)
@@ -79,6 +79,18 @@ static void test_home_fast(void)
 	utap_ok(!ms_inflight_find_home(&tab, b, 1, &s), "home fast: nor another task");
 	utap_ok(ms_inflight_take(&tab, a, 7, &t0, &cell) && t0 == 44 && cell == 4 && slots[50].owner == NULL,
 		"home fast: the slow path's take gives it back");
+	/* A start on the fallback clock marks the birth (systp.c). */
+	utap_ok(ms_inflight_claim_home(&tab, a, 7, &s) && s == &slots[50], "marked: claimed");
+	s->birth |= MS_INFLIGHT_BIRTH_MARK;
+	s->cell = 5;
+	s->t0 = 55;
+	utap_ok(!ms_inflight_find_home(&tab, a, 7, &s), "marked: the fast look-up misses it");
+	utap_ok(ms_inflight_peek(&tab, a, 7, &cell) && cell == 5, "marked: the whole look-up finds it");
+	utap_ok(ms_inflight_claim_home(&tab, a, 7, &s) && s->birth == 7 && s == &slots[50],
+		"marked: a new claim by its owner unmarks it");
+	s->birth |= MS_INFLIGHT_BIRTH_MARK;
+	utap_ok(ms_inflight_take(&tab, a, 7, &t0, &cell) && t0 == 55 && cell == 5 && slots[50].owner == NULL,
+		"marked: the take gives it back");
 }
 
 static void test_window(void)
@@ -168,8 +180,7 @@ static void test_threads(void)
 	pthread_t th[NTHREADS];
 	unsigned long i, nbad = 0, nmiss = 0, busy = 0;
 
-	small_tab.slot = small_slots;
-	small_tab.bits = 3;
+	ms_inflight_set(&small_tab, small_slots, 3);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_create(&th[i], NULL, hammer, (void *)i);
 	for (i = 0; i < NTHREADS; i++)
@@ -187,7 +198,7 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + 7 + 10 + 2 + 6);
+	utap_plan(6 + 7 + (7 + 5) + 10 + 2 + 6);
 	test_one();
 	test_home();
 	test_home_fast();

@@ -21,14 +21,22 @@
 # must fail its suite.
 
 kernel_checks() {
-	local spec=$1 dir rel major minor
+	local spec=$1 dir rel major minor err
 	# src-preseries: 6.12 with the pre-series checks put back
 	# (kernel/patches/): can_modify_mm and can_modify_mm_madv, global;
 	# can_modify_vma stays a static inline.  can_modify_vma_madv goes.
 	case $spec in
 	src-preseries|src-preseries-bpf) echo "can_modify_mm can_modify_mm_madv"; return 0 ;;
 	esac
-	dir=$("$MS_ROOT/testbed/kernels" path "$spec" 2>/dev/null) || return 1
+	# A kernel that cannot be provisioned (a build that failed) says why,
+	# on stderr as TAP comments, not only "cannot place".
+	err=$(mktemp)
+	if ! dir=$("$MS_ROOT/testbed/kernels" path "$spec" 2>"$err"); then
+		tail -n 20 "$err" | sed 's/^/# testbed\/kernels: /' >&2
+		rm -f "$err"
+		return 1
+	fi
+	rm -f "$err"
 	rel=$(cat "$dir/release" 2>/dev/null) || return 1
 	major=${rel%%.*} minor=${rel#*.} minor=${minor%%[!0-9]*}
 	case $major in ''|*[!0-9]*) return 1 ;; esac

@@ -72,10 +72,11 @@ static __always_inline unsigned int ms_check_chk_base(void)
 
 /*
  * The same into *BASE, for a caller with a slow path of its own (the
- * direct trampoline's entry): false, and nothing found, when the task's
- * slot in the in-flight table is neither this CPU's hint nor its home
- * slot, or is marked (its syscall timed with the fallback clock): the
- * cases where ms_systp_row() calls out of line for the whole look-up.
+ * direct trampoline's entry): false, and nothing found, when the task
+ * has no slot in the in-flight table (a check outside a tracked syscall:
+ * the commonest case), or its slot is neither this CPU's hint nor its
+ * home slot, or is marked (its syscall timed with the fallback clock):
+ * the cases where ms_systp_row() calls out of line for the whole look-up.
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {

@@ -12,9 +12,11 @@
  * slot and uses the first free one of the MS_INFLIGHT_WINDOW from there.
  * Claiming a slot is a cmpxchg on that slot alone, freeing it a release
  * store by its owner; only the owner writes a claimed slot, so a slot's line
- * moves between CPUs only when its task does, or when two tasks share a
- * window.  No lock, no shared counter.  A full window is a miss, counted by
- * the caller, as with a kretprobe's exhausted instance pool.
+ * moves between CPUs when its task does, when two tasks share a window, or
+ * when a CPU's hint (systp.h) names another task's slot and a look-up reads
+ * it, only to find it is not its own.  No lock, no shared counter.  A full
+ * window is a miss, counted by the caller, as with a kretprobe's exhausted
+ * instance pool.
  *
  * Pure C: also built into the unit tests (tests/unit/test_inflight.c).
  */
@@ -34,14 +36,14 @@
 /*
  * A slot is claimed for one task's syscall: OWNER is the task, BIRTH its
  * start time.  The pointer alone is not enough: a task that dies inside a
- * syscall (an oops, a kill the syscall never returns from) never reaches
+ * syscall (an oops: a fatal signal still passes sys_exit) never reaches
  * sys_exit and leaves its slot claimed, and its task_struct can come back
  * for a new task.  BIRTH tells that new task from the dead one.
  */
 /*
  * In a slot's birth: its call was timed with the fallback clock (clock.h,
- * MS_CLOCK_LOCAL in its cell).  A task's start time, ns since boot, never
- * has the bit.  The look-ups compare births without it, the home-slot fast
+ * MS_CLOCK_LOCAL in its cell).  A task's start time (CLOCK_MONOTONIC ns)
+ * never has the bit.  The look-ups compare births without it, the home-slot fast
  * look-up (ms_inflight_find_home()) compares them whole: so a slot of the
  * other clock sends the syscall side's exit to its slow path with no test
  * of its own on the fast one.

@@ -25,9 +25,11 @@
  *
  * One pair of probes serves every syscall target: the first attach
  * registers them, each attach turns its syscall on, detach takes them
- * away.  Order, so that no slot is ever left claimed while the probes run:
+ * away.  Order, so that no slot is left claimed while the probes run:
  * sys_exit is registered before sys_enter and unregistered after it, so
- * every sys_enter we see has its sys_exit seen too.
+ * every sys_enter we see has its sys_exit seen too.  (Detach turns the
+ * syscalls off before it unregisters, so a sys_exit in that window leaves
+ * its slot claimed: harmless, the table is freed next.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -119,12 +121,13 @@ static __always_inline int ms_tp_sys(long nr)
 }
 
 /*
- * Both probes make no call on their common path (a function that calls
- * nothing saves no register): the slot found from this CPU's hint or the
- * home slot, the counter read directly, no filter.  Anything else (a
- * filter set, ktime_get_mono_fast_ns(), the window of the table, a call
- * that began on the other clock) is a tail call to a function that takes
- * every step.
+ * Both probes make no call on their common path on x86_64 (a function
+ * that calls nothing saves no register; arm64 reads its counter through
+ * the timer driver's function pointer, arch_timer_read_counter): the slot
+ * found from this CPU's hint or the home slot, the counter read directly,
+ * no filter.  Anything else (a filter set, ktime_get_mono_fast_ns(), the
+ * window of the table, a call that began on the other clock) is a tail
+ * call to a function that takes every step.
  */
 static noinline notrace void ms_tp_sys_enter_slow(int sys)
 {
@@ -251,6 +254,14 @@ notrace int ms_systp_row_window(void)
 {
 	unsigned int cell;
 
+	/*
+	 * A task in no tracked syscall (the kernel's own vm_mmap() in execve,
+	 * a syscall not counted) holds no syscall's slot: calibration's, the
+	 * only other kind, is charged to "other" as well.  So no scan of the
+	 * window for the row it would give anyway.
+	 */
+	if (ms_tp_sys(ms_current_syscall_nr()) < 0)
+		return MS_OTHER;
 	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
 		return MS_OTHER;
 	return cell & ~MS_CLOCK_LOCAL;
@@ -322,7 +333,10 @@ static int ms_tp_register(void)
 	 * that rewrites the syscall number there (the entry code reads it
 	 * again after the tracepoint for that reason) must run before ours,
 	 * so that the slot is claimed for the syscall that runs, the one
-	 * sys_exit will name.  sys_exit at the highest, the mirror image:
+	 * sys_exit will name.  (One registered at INT_MIN after ours that
+	 * rewrites a tracked number to an untracked one leaves our slot
+	 * claimed until the task's next tracked syscall; its checks meanwhile
+	 * go to that syscall's row.)  sys_exit at the highest, the mirror image:
 	 * ours runs first there, so the two nest inside every other probe
 	 * (what they cost is outside the time measured, on both sides), and
 	 * it sees the number and the return value as the syscall left them.

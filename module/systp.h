@@ -54,13 +54,17 @@ static __always_inline bool ms_systp_find_fast(u64 birth, struct ms_inflight_slo
 }
 
 /*
+ * ms_systp_row()'s whole look-up, out of line (systp.c): the home slot and
+ * the window, marked or not; MS_OTHER at once for a task in no tracked
+ * syscall.
+ */
+int ms_systp_row_window(void);
+
+/*
  * The row (names.h) of the syscall current is in, as its own sys_enter
  * recorded it: a listed syscall, or MS_OTHER when it is in none that is
  * counted (or its sys_enter was not seen).  Only while ms_systp_counting().
  */
-/* The same, past the home slot (systp.c: out of line). */
-int ms_systp_row_window(void);
-
 static __always_inline int ms_systp_row(void)
 {
 	struct ms_inflight_slot *s;

@@ -43,10 +43,10 @@
 /*
  * In a slot's birth: its call was timed with the fallback clock (clock.h,
  * MS_CLOCK_LOCAL in its cell).  A task's start time (CLOCK_MONOTONIC ns)
- * never has the bit.  The look-ups compare births without it, the home-slot fast
- * look-up (ms_inflight_find_home()) compares them whole: so a slot of the
- * other clock sends the syscall side's exit to its slow path with no test
- * of its own on the fast one.
+ * never has the bit.  The look-ups compare births without it, the
+ * home-slot fast look-up (ms_inflight_find_home()) compares them whole: so
+ * a slot of the other clock sends the syscall side's exit to its slow path
+ * with no test of its own on the fast one.
  */
 #define MS_INFLIGHT_BIRTH_MARK	(1ULL << 63)
 

@@ -212,10 +212,10 @@ NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
  * slot back even if the filter changed since; one that it kept out has no
  * slot, and the look-up says so.  The clock first, then the look-up (on
  * the slow path too): only the test of the syscall number comes before
- * it, which keeps the clock read off every syscall we do not track.  RET is the value the syscall
- * left in the registers (syscall_exit_work() reads it for the
- * tracepoint); this probe runs first (ms_tp_register()), so no other
- * probe has been there before it.
+ * it, which keeps the clock read off every syscall we do not track.  RET
+ * is the value the syscall left in the registers (syscall_exit_work()
+ * reads it for the tracepoint); this probe runs first (ms_tp_register()),
+ * so no other probe has been there before it.
  */
 static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
@@ -311,6 +311,21 @@ void ms_systp_calib_end(void)
 	ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell);
 }
 
+/*
+ * The table goes, and every CPU's hint back to nobody's slot, as at load:
+ * so a hint never names a slot of a table that is gone, and the next
+ * registration starts from hints that are all nobody's.
+ */
+static void ms_tp_table_free(void)
+{
+	int cpu;
+
+	kvfree(ms_tp_inflight.slot);
+	ms_tp_inflight.slot = NULL;
+	for_each_possible_cpu(cpu)
+		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
+}
+
 static int ms_tp_register(void)
 {
 	struct ms_inflight_slot *slots;
@@ -322,9 +337,6 @@ static int ms_tp_register(void)
 	if (!slots)
 		return -ENOMEM;
 	ms_inflight_set(&ms_tp_inflight, slots, bits);
-	/* No hint into a table of an earlier registration. */
-	for_each_possible_cpu(cpu)
-		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
@@ -354,10 +366,7 @@ static int ms_tp_register(void)
 	static_branch_enable(&ms_systp_on);
 	return 0;
 free:
-	kvfree(ms_tp_inflight.slot);
-	ms_tp_inflight.slot = NULL;
-	for_each_possible_cpu(cpu)
-		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
+	ms_tp_table_free();
 	pr_warn("cannot register the raw_syscalls tracepoint probes: error %d\n", err);
 	return err;
 }
@@ -393,7 +402,6 @@ static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 {
 	unsigned int i;
-	int cpu;
 
 	for (i = 0; i < n; i++) {
 		ms_names_set_tp(ts[i]->index, false);
@@ -405,10 +413,7 @@ static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 	tracepoint_probe_unregister(ms_tp_enter_tp, ms_tp_sys_enter, NULL);
 	tracepoint_probe_unregister(ms_tp_exit_tp, ms_tp_sys_exit, NULL);
 	tracepoint_synchronize_unregister();
-	kvfree(ms_tp_inflight.slot);
-	ms_tp_inflight.slot = NULL;
-	for_each_possible_cpu(cpu)
-		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
+	ms_tp_table_free();
 	ms_tp_registered = false;
 }
 

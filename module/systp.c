@@ -85,9 +85,15 @@ static bool ms_tp_registered;
 /* On after the table and the probes, for ms_systp_row() (systp.h). */
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 static struct ms_probe ms_tp_probes[MS_NSYS];
-/* Where every CPU's hint points until a claim (systp.h): owned by nobody. */
+/*
+ * Where every CPU's hint points until a claim (systp.h): owned by nobody.
+ * Set by ms_tp_hints_reset(), not by an initializer: the loader does not
+ * relocate a module's per-CPU section (it has lost SHF_ALLOC, and
+ * apply_relocations() skips it; fixed upstream only in 2025), so an
+ * address there reaches every CPU as NULL.
+ */
 static struct ms_inflight_slot ms_tp_nobody;
-DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last) = &ms_tp_nobody;
+DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
 static DEFINE_PER_CPU(struct ms_tp_missed, ms_tp_missed);
 
 static void ms_tp_find(struct tracepoint *tp, void *priv)
@@ -311,19 +317,23 @@ void ms_systp_calib_end(void)
 	ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell);
 }
 
-/*
- * The table goes, and every CPU's hint back to nobody's slot, as at load:
- * so a hint never names a slot of a table that is gone, and the next
- * registration starts from hints that are all nobody's.
- */
-static void ms_tp_table_free(void)
+static void ms_tp_hints_reset(void)
 {
 	int cpu;
 
-	kvfree(ms_tp_inflight.slot);
-	ms_tp_inflight.slot = NULL;
 	for_each_possible_cpu(cpu)
 		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
+}
+
+/*
+ * The table goes, and every CPU's hint back to nobody's slot: so a hint
+ * never names a slot of a table that is gone.
+ */
+static void ms_tp_table_free(void)
+{
+	kvfree(ms_tp_inflight.slot);
+	ms_tp_inflight.slot = NULL;
+	ms_tp_hints_reset();
 }
 
 static int ms_tp_register(void)
@@ -337,6 +347,8 @@ static int ms_tp_register(void)
 	if (!slots)
 		return -ENOMEM;
 	ms_inflight_set(&ms_tp_inflight, slots, bits);
+	/* Before the probes: the first registration's hints are NULL (above). */
+	ms_tp_hints_reset();
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
@@ -450,8 +462,8 @@ static unsigned long ms_tp_missed_of(const struct ms_target *t)
 
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 struct ms_inflight ms_tp_inflight;
-static struct ms_inflight_slot ms_tp_nobody;
-DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last) = &ms_tp_nobody;
+/* Never read: ms_systp_on stays off. */
+DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
 
 int ms_systp_row_window(void)
 {

@@ -32,7 +32,8 @@ static __always_inline bool ms_systp_counting(void)
  * look-up for current tries first, before it hashes.  Only a hint, trusted
  * when the slot names current and its birth, as the hashed look-up's is; a
  * task that slept or moved since its sys_enter finds another's there and
- * hashes.  Never NULL: an empty slot of systp.c's own until a claim.
+ * hashes.  Never NULL while ms_systp_on: an empty slot of systp.c's own
+ * until a claim.
  */
 DECLARE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
 

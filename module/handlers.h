@@ -18,11 +18,15 @@
  * A listed syscall's row, or "other".
  *
  * The hot path writes nothing shared between CPUs: the per-call data is
- * the call's own, the table this CPU's (stats.c); no atomic, no division.
+ * the call's own, the table this CPU's (stats.c); no division, and one
+ * atomic only, sys_enter's claim of an in-flight slot (a cmpxchg on a
+ * slot hashed from the task, which no other CPU is likely to touch).
  * Everything here and all it calls in this module is notrace and
- * NOKPROBE_SYMBOL.  It still calls traceable kernel functions
- * (ktime_get_mono_fast_ns where the counter is not read directly, syscall_get_nr): a probe of someone else's on those sees
- * the hit or misses it, ours are never re-entered.
+ * NOKPROBE_SYMBOL (inflight.h's helpers are __always_inline: no copy of
+ * them out of line to probe).  It still calls traceable kernel functions
+ * (ktime_get_mono_fast_ns where the counter is not read directly,
+ * syscall_get_nr): a probe of someone else's on those sees the hit or
+ * misses it, ours are never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H

@@ -64,7 +64,7 @@ struct ms_inflight {
 };
 
 /* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
-static inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
+static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
 				   unsigned int bits)
 {
 	f->slot = slot;
@@ -76,27 +76,27 @@ static inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slo
  * The home slot of OWNER: a multiplicative hash of the pointer.  An
  * unsigned long, so that indexing needs no zero-extension.
  */
-static inline unsigned long ms_inflight_home(const struct ms_inflight *f,
+static __always_inline unsigned long ms_inflight_home(const struct ms_inflight *f,
 					     const void *owner)
 {
 	return ((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >> f->shift;
 }
 
 /* OWNER's home slot: the hash is below the table's size, no mask needed. */
-static inline struct ms_inflight_slot *ms_inflight_home_slot(struct ms_inflight *f,
+static __always_inline struct ms_inflight_slot *ms_inflight_home_slot(struct ms_inflight *f,
 							     const void *owner)
 {
 	return &f->slot[ms_inflight_home(f, owner)];
 }
 
-static inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
+static __always_inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
 						      const void *owner, unsigned int i)
 {
 	return &f->slot[(ms_inflight_home(f, owner) + i) & ((1U << f->bits) - 1)];
 }
 
 /* The window scan of ms_inflight_claim(), past a home slot that is taken. */
-static inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflight *f,
+static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflight *f,
 								const void *owner)
 {
 	struct ms_inflight_slot *s;
@@ -128,7 +128,7 @@ static inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflig
  * left in the window, when a sys_exit was not seen): the look-ups try the
  * home slot first, and a claim in the window takes the one it holds.
  */
-static inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
+static __always_inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
 							 const void *owner, u64 birth,
 							 unsigned int cell)
 {
@@ -153,7 +153,7 @@ claimed:
  * false (the caller then takes the whole ms_inflight_claim()).  A bool,
  * not a pointer that could be NULL: the caller needs no NULL test.
  */
-static inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner, u64 birth,
+static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner, u64 birth,
 					  struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
@@ -179,7 +179,7 @@ static inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *own
  * if it holds OWNER (born BIRTH) unmarked; else false (the caller then
  * takes the whole look-up, which finds a marked slot too).
  */
-static inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
+static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
 					 struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
@@ -189,7 +189,7 @@ static inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owne
 }
 
 /* Claim and fill in one step, T0 known beforehand (the unit tests). */
-static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
+static __always_inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
 				   u64 birth, u64 t0, unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_claim(f, owner, birth, cell);
@@ -203,7 +203,7 @@ static inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
  * OWNER's slot (born BIRTH, marked or not), or NULL: the home slot, then
  * the window.
  */
-static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
+static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
 							const void *owner, u64 birth)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
@@ -225,7 +225,7 @@ static inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
  * Take back what OWNER put and free its slot; false when it put nothing
  * (its sys_enter came before the probes, or was a miss).
  */
-static inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
+static __always_inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
 				    u64 birth, u64 *t0, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
@@ -239,7 +239,7 @@ static inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
 }
 
 /* The cell OWNER's syscall in flight is charged to, without taking it. */
-static inline bool ms_inflight_peek(struct ms_inflight *f, const void *owner,
+static __always_inline bool ms_inflight_peek(struct ms_inflight *f, const void *owner,
 				    u64 birth, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);

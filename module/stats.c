@@ -77,7 +77,7 @@ void ms_stats_exit(void)
 }
 
 
-notrace void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error)
+notrace noinline void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error)
 {
 	struct ms_cpu_table *ct;
 
@@ -90,13 +90,13 @@ notrace void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error
 }
 NOKPROBE_SYMBOL(ms_stats_record_new);
 
-notrace void ms_stats_record_refused(unsigned int cell, u64 ns)
+notrace noinline void ms_stats_record_refused(unsigned int cell, u64 ns)
 {
 	ms_stats_record(cell, ns, true, false);
 }
 NOKPROBE_SYMBOL(ms_stats_record_refused);
 
-notrace void ms_stats_record_failed(unsigned int cell, u64 ns, unsigned long ret)
+notrace noinline void ms_stats_record_failed(unsigned int cell, u64 ns, unsigned long ret)
 {
 	bool eperm = (long)ret == -EPERM;
 

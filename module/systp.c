@@ -37,6 +37,7 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -347,8 +348,16 @@ static int ms_tp_register(void)
 	if (!slots)
 		return -ENOMEM;
 	ms_inflight_set(&ms_tp_inflight, slots, bits);
-	/* Before the probes: the first registration's hints are NULL (above). */
+	/*
+	 * Before the probes: the first registration's hints are NULL (above).
+	 * A grace period then puts a full barrier on every CPU between these
+	 * stores and any probe's first load of them: the probes' only order
+	 * against the stores is the key (ms_systp_on) or the tracepoint's
+	 * published array, a control dependency where the kernel has no jump
+	 * labels.  Once per registration, in process context.
+	 */
 	ms_tp_hints_reset();
+	synchronize_rcu();
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 

@@ -56,6 +56,11 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+/* linux/compiler_types.h (glibc's sys/cdefs.h has it too, not by promise). */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 /* linux/compiler.h: the compiler forgets what it knew of VAR. */
 #define OPTIMIZER_HIDE_VAR(var)	__asm__ ("" : "=r" (var) : "0" (var))
 

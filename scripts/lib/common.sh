@@ -77,10 +77,13 @@ ms_number() {
 	[[ $2 =~ ^[0-9]+$ ]] && [ "$((10#$2))" -ge "${3:-1}" ] || ms_bad "$1 wants a whole number of at least ${3:-1}, not '$2'"
 }
 
-# Take a lock on a cache entry so two runs never unpack into one folder.
+# Take a lock on a cache entry so two runs never unpack into one folder;
+# ms_lock_file names a lock's file, for a holder of two at once.
+ms_lock_file() { mkdir -p "$MS_CACHE/locks" && echo "$MS_CACHE/locks/$1.lock"; }
 ms_lock() {
-	mkdir -p "$MS_CACHE/locks"
-	exec {MS_LOCK_FD}>"$MS_CACHE/locks/$1.lock"
+	local f
+	f=$(ms_lock_file "$1")
+	exec {MS_LOCK_FD}>"$f"
 	flock "$MS_LOCK_FD"
 }
 ms_unlock() { flock -u "$MS_LOCK_FD"; }

@@ -8,8 +8,12 @@
  *                                in the log, and taint W
  *   insmod ms_warn.ko what=taint taint W and not a word in the log, as when
  *                                the ring buffer has lost a WARN's lines
+ *   insmod ms_warn.ko what=bug   BUG() from init: an oops that kills insmod
+ *                                (the module stays half-loaded); for
+ *                                vm-run's end of a guest gone quiet after
+ *                                an oops
  *
- * It loads either way and unloads with rmmod.  Built for a test-bed kernel
+ * It loads with warn and taint and unloads with rmmod.  Built for a test-bed kernel
  * with `testbed/build-module --src tests/kmod SPEC`.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,7 +24,7 @@
 
 static char *what = "warn";
 module_param(what, charp, 0444);
-MODULE_PARM_DESC(what, "warn (a WARN and taint W) or taint (taint W only)");
+MODULE_PARM_DESC(what, "warn (a WARN and taint W), taint (taint W only) or bug (BUG())");
 
 static int __init ms_warn_init(void)
 {
@@ -28,6 +32,8 @@ static int __init ms_warn_init(void)
 		WARN(1, "ms_warn: a warning planted by the test bed\n");
 	else if (!strcmp(what, "taint"))
 		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
+	else if (!strcmp(what, "bug"))
+		BUG();
 	else
 		return -EINVAL;
 	return 0;

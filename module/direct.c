@@ -150,8 +150,15 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 		ms_probe_missed_inc(&p->p);
 		return 0;
 	}
+	/*
+	 * Calibration takes a user task's steps also from a worker or a
+	 * kthread (handlers.h, ms_handler_calib_start()): the worker's early
+	 * answer is a check's, not calibration's.
+	 */
 	if (slow)
-		cell = ms_check_chk_base();
+		cell = kind == MS_KIND_CALIB ? ms_task_chk_base() : ms_check_chk_base();
+	else if (kind == MS_KIND_CALIB && unlikely(ms_current_is_worker()))
+		return ms_direct_enter_slow(p, slot, in);
 	else if (unlikely(!ms_check_chk_base_home(&cell)))
 		return ms_direct_enter_slow(p, slot, in);
 	cell += p->index;

@@ -154,11 +154,10 @@ static noinline notrace void ms_tp_sys_enter_slow(int sys)
 	 * ours, not the syscall's.
 	 */
 	if (ms_clock_is_counter()) {
-		s->cell = MS_CELL_SYS(sys);
-		s->t0 = ms_counter_read();
+		s->t0 = ms_counter_read();	/* the claim wrote the cell */
 	} else {
 		s->birth |= MS_INFLIGHT_BIRTH_MARK;
-		s->cell = MS_CELL_SYS(sys) | MS_CLOCK_LOCAL;
+		s->cell |= MS_CLOCK_LOCAL;
 		s->t0 = ktime_get_mono_fast_ns();
 	}
 }
@@ -197,6 +196,12 @@ NOKPROBE_SYMBOL(ms_tp_sys_enter);
  * first, before the look-up, as the counter's is on the fast path; a
  * start read with the counter (the kernel gave it up since) ends with the
  * counter, so that no call is measured with two clocks.
+ */
+/*
+ * A sys_exit with no slot (its sys_enter not seen: the first syscalls
+ * after the registration, one a seccomp filter refused before the
+ * tracepoint, PTRACE_SYSEMU) scans the whole window before it says so:
+ * correct, and nothing cheaper tells those apart from a slot in the window.
  */
 static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {
@@ -302,7 +307,11 @@ bool ms_systp_calib_begin(void)
 	/*
 	 * As a sys_enter leaves it: marked on the fallback clock, and this
 	 * CPU's hint (the caller keeps the task on this CPU), so that the
-	 * checks' look-up takes the path a real check's takes.
+	 * checks' look-up takes the path a real check's takes.  All but one
+	 * step on the fallback clock: there ms_systp_row_window() answers
+	 * "other" for calibration's untracked syscall (write, finit_module)
+	 * before the window's peek a real check pays, a few ns against the
+	 * fallback clock's reads.
 	 */
 	if (!ms_clock_is_counter())
 		s->birth |= MS_INFLIGHT_BIRTH_MARK;

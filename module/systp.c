@@ -195,13 +195,11 @@ NOKPROBE_SYMBOL(ms_tp_sys_enter);
  * 0 when the counter is not in force.  The fallback clock's end is read
  * first, before the look-up, as the counter's is on the fast path; a
  * start read with the counter (the kernel gave it up since) ends with the
- * counter, so that no call is measured with two clocks.
- */
-/*
- * A sys_exit with no slot (its sys_enter not seen: the first syscalls
- * after the registration, one a seccomp filter refused before the
- * tracepoint, PTRACE_SYSEMU) scans the whole window before it says so:
- * correct, and nothing cheaper tells those apart from a slot in the window.
+ * counter, so that no call is measured with two clocks.  A sys_exit with
+ * no slot (its sys_enter not seen: the first syscalls after the
+ * registration, one a seccomp filter refused before the tracepoint,
+ * PTRACE_SYSEMU) scans the whole window before it says so: correct, and
+ * nothing cheaper tells those apart from a slot in the window.
  */
 static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {

@@ -24,7 +24,16 @@
  *   - the module's account per kernel and syscall;
  *   - the account against the gap (explain.h): (net checks A - net checks
  *     B) / (measured A - B) per operation and its 95 % interval, over boots
- *     and over seed pairs.
+ *     and over seed pairs; over layouts from DIR/matched/ where it holds
+ *     records (below).
+ * DIR/matched/, where `mseal-compare vm --clock icount` puts it, holds
+ * boots of the same kernels in seeded layouts, the same on both (mseal-bench
+ * --layout N): the account against the gap over layouts is taken from
+ * them.  Over ASLR's unmatched layouts the gap of mmap1 is a difference of
+ * two means that spread by 10 % a layout, and the account's interval
+ * (0.14 to 4.00 once) says nothing; matched, what a layout does to both
+ * kernels cancels (docs/comparison.md, "The account over matched
+ * layouts").
  * Warnings (warn.h) come first.  It writes DIR/summary.txt (also printed),
  * DIR/summary.json and the plots' data in DIR/plot-data/ (for
  * scripts/compare/plots.gp).  Exit status 2 when there are not two kernels
@@ -64,9 +73,12 @@ struct wl_result {
 	double watch_ns[2], watch_pct[2];	/* A, B: per-op time with less without */
 	struct explained ex;
 	struct headline hl;		/* over layouts: the headline */
+	struct headline hl_matched;	/* over DIR/matched's layouts: the account */
 };
 
 static struct record recs[REC_MAX];
+static struct record mrecs[REC_MAX];	/* DIR/matched/'s */
+static int mia[REC_MAX], mib[REC_MAX], mna, mnb;	/* its boots of A and B; none: 0 */
 static struct wl_result res[REC_MAX_WL];
 static int nres;
 static int nrecs_all;		/* records loaded */
@@ -222,6 +234,8 @@ static void analyse(const int *ia, int na, const int *ib, int nb)
 		watch_cost(ib, nb, r->name, &r->watch_ns[1], &r->watch_pct[1]);
 		explain(recs, ia, na, ib, nb, seeds, nseeds, r->name, &r->ex);
 		headline(recs, ia, na, ib, nb, r->name, &r->hl);
+		if (mna && mnb)
+			headline(mrecs, mia, mna, mib, mnb, r->name, &r->hl_matched);
 	}
 }
 
@@ -270,21 +284,36 @@ static const char *delta_ci(char *buf, size_t size, const struct lay_ci *c)
 	return buf;
 }
 
-/* The account against the gap over the same layouts and boots as the headline. */
+/* The account's headline: DIR/matched's where it has both kernels, else the headline's. */
+static const struct headline *acct_of(const struct wl_result *r)
+{
+	return mna && mnb ? &r->hl_matched : &r->hl;
+}
+
+/*
+ * The account against the gap over layouts: the headline's, or DIR/matched's
+ * (matched A to B: what a layout does to both kernels cancels).
+ */
 static void text_layout_account(void)
 {
 	int i, any = 0;
 
 	for (i = 0; i < nres; i++)
-		any |= res[i].hl.acct.n > 0;
+		any |= acct_of(&res[i])->acct.n > 0;
 	if (!any)
 		return;
-	say("\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
-	    "(measured A - B) per operation, means over layouts; %s\n", clk->unit);
+	if (mna && mnb)
+		say("\nThe account against the gap over matched layouts (matched/: %d and %d boots of the\n"
+		    "same kernels in seeded layouts, mseal-bench --layout N, the same on both; the brk heap\n"
+		    "and the stack not randomised): ratio = (checks A - checks B) / (measured A - B) per\n"
+		    "operation, means over layout pairs; %s\n", mna, mnb, clk->unit);
+	else
+		say("\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
+		    "(measured A - B) per operation, means over layouts; %s\n", clk->unit);
 	say("  %-16s %7s %7s %20s %12s %10s %10s\n", "workload", "layouts", "ratio", "95% CI (t)",
 	    "measured A-B", "checks A", "checks B");
 	for (i = 0; i < nres; i++) {
-		const struct headline *h = &res[i].hl;
+		const struct headline *h = acct_of(&res[i]);
 
 		if (!h->acct.n)
 			continue;
@@ -821,6 +850,11 @@ static void json_summary(const char *dir, const struct ab_choice *c, const int *
 		jstr(f, r->name);
 		fprintf(f, ": {\"boots\": {\"a\": %zu, \"b\": %zu},\n   \"over_layouts\": ", r->wo.na, r->wo.nb);
 		json_layouts(f, &r->hl);
+		fprintf(f, ",\n   \"over_matched_layouts\": ");
+		if (mna && mnb)
+			json_layouts(f, &r->hl_matched);
+		else
+			fprintf(f, "null");
 		fprintf(f, ",\n   \"without_module\": {");
 		jab(f, &r->wo);
 		fprintf(f, "},\n   ");
@@ -999,13 +1033,50 @@ static void split(const struct ab_choice *c, int n, int *ia, int *na, int *ib, i
 	nseeds = seeds_common(seeds_a, nseeds_a, seeds_b, nseeds_b, seeds);
 }
 
+/*
+ * DIR/matched/'s records of A and B (mia, mib), where there are any.  A
+ * folder that cannot be read, whose records are of another clock or lack
+ * a kernel is not used, and why is written to warn (else it is left "").
+ */
+static void load_matched(const char *dir, const struct ab_choice *c, char *warn, size_t len)
+{
+	static int all[REC_MAX];
+	char path[4096], err[512];
+	struct stat st;
+	int n, i, k = 0;
+
+	warn[0] = 0;
+	snprintf(path, sizeof(path), "%s/matched", dir);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return;
+	n = records_load(path, mrecs, REC_MAX, err, sizeof(err));
+	if (n < 0) {
+		snprintf(warn, len, "%s not used: %s", path, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (!strcmp(mrecs[i].release, c->a))
+			mia[mna++] = all[k++] = i;
+		else if (!strcmp(mrecs[i].release, c->b))
+			mib[mnb++] = all[k++] = i;
+	}
+	if (k && clock_of_records(mrecs, all, k, err, sizeof(err)) != clk) {
+		snprintf(warn, len, "%s not used: its records are not all of this folder's clock (%s)",
+			 path, clk->clock);
+		mna = mnb = 0;
+	} else if (!mna || !mnb) {
+		snprintf(warn, len, "%s not used: it has no boots of %s", path, !mna ? c->a : c->b);
+		mna = mnb = 0;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static int ia[REC_MAX], ib[REC_MAX];
 	static char warn[WARN_MAX][WARN_LEN];
 	static struct ab_choice c;
 	const char *dir = NULL, *ra = NULL, *rb = NULL;
-	char err[512];
+	char err[512], mwarn[WARN_LEN];
 	struct acct acc[2];
 	int n, na = 0, nb = 0, nwarn, i;
 
@@ -1046,6 +1117,9 @@ int main(int argc, char **argv)
 		if (strcmp(c.rels[i], c.a) && strcmp(c.rels[i], c.b))
 			say("also in the folder, not compared: %s (--baseline and --b choose)\n", c.rels[i]);
 	nwarn = compare_warnings(recs, ia, na, ib, nb, warn);
+	load_matched(dir, &c, mwarn, sizeof(mwarn));
+	if (mwarn[0] && nwarn < WARN_MAX)
+		snprintf(warn[nwarn++], WARN_LEN, "%s", mwarn);
 	for (i = 0; i < nwarn; i++)
 		say("warning: %s\n", warn[i]);
 

@@ -30,6 +30,7 @@
 
 #include <linux/clocksource.h>
 #include <linux/irq_work.h>
+#include <linux/kprobes.h>
 #include <linux/notifier.h>
 #include <linux/printk.h>
 #include <linux/pvclock_gtod.h>
@@ -104,6 +105,11 @@ static notrace int ms_clock_changed(struct notifier_block *nb, unsigned long was
 		irq_work_queue(&ms_clock_drop_iw);
 	return NOTIFY_DONE;
 }
+/*
+ * Called with the timekeeper's seqcount held for writing: a kprobe on it
+ * whose handler read the time would spin on that CPU for ever (review).
+ */
+NOKPROBE_SYMBOL(ms_clock_changed);
 
 static struct notifier_block ms_clock_nb = {
 	.notifier_call = ms_clock_changed,

@@ -81,6 +81,11 @@ static __always_inline unsigned int ms_check_chk_base(void)
  * the commonest case), or its slot is neither this CPU's hint nor its
  * home slot, or is marked (its syscall timed with the fallback clock):
  * the cases where ms_systp_row() calls out of line for the whole look-up.
+ * A slot found here is trusted as it stands, where the window look-up
+ * also asks whether its syscall is a tracked one: they differ only for a
+ * slot left claimed by a sys_exit never seen (an oops, or a probe before
+ * ours that made a tracked syscall untracked: systp.c's registration says
+ * which), whose later checks this path charges to the old row.
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {

@@ -141,7 +141,7 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim(struct ms_infl
 	if (!s)
 		return NULL;
 claimed:
-	s->birth = birth;
+	WRITE_ONCE(s->birth, birth);
 	s->cell = cell;
 	return s;
 }
@@ -169,7 +169,7 @@ static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const 
 	} else if (o != owner) {
 		return false;
 	}
-	s->birth = birth;
+	WRITE_ONCE(s->birth, birth);
 	*sp = s;
 	return true;
 }
@@ -185,7 +185,7 @@ static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const v
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 
 	*sp = s;
-	return READ_ONCE(s->owner) == owner && s->birth == birth;
+	return READ_ONCE(s->owner) == owner && READ_ONCE(s->birth) == birth;
 }
 
 /* Claim and fill in one step, T0 known beforehand (the unit tests). */
@@ -210,12 +210,12 @@ static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_infli
 	unsigned int i;
 
 	if (likely(READ_ONCE(s->owner) == owner &&
-		   (s->birth & ~MS_INFLIGHT_BIRTH_MARK) == birth))
+		   (READ_ONCE(s->birth) & ~MS_INFLIGHT_BIRTH_MARK) == birth))
 		return s;
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
 		if (READ_ONCE(s->owner) == owner &&
-		    (s->birth & ~MS_INFLIGHT_BIRTH_MARK) == birth)
+		    (READ_ONCE(s->birth) & ~MS_INFLIGHT_BIRTH_MARK) == birth)
 			return s;
 	}
 	return NULL;

@@ -156,7 +156,7 @@ static noinline notrace void ms_tp_sys_enter_slow(int sys)
 	if (ms_clock_is_counter()) {
 		s->t0 = ms_counter_read();	/* the claim wrote the cell */
 	} else {
-		s->birth |= MS_INFLIGHT_BIRTH_MARK;
+		WRITE_ONCE(s->birth, s->birth | MS_INFLIGHT_BIRTH_MARK);
 		s->cell |= MS_CLOCK_LOCAL;
 		s->t0 = ktime_get_mono_fast_ns();
 	}
@@ -312,7 +312,7 @@ bool ms_systp_calib_begin(void)
 	 * fallback clock's reads.
 	 */
 	if (!ms_clock_is_counter())
-		s->birth |= MS_INFLIGHT_BIRTH_MARK;
+		WRITE_ONCE(s->birth, s->birth | MS_INFLIGHT_BIRTH_MARK);
 	this_cpu_write(ms_tp_last, s);
 	return true;
 }

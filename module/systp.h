@@ -47,7 +47,7 @@ static __always_inline bool ms_systp_find_fast(u64 birth, struct ms_inflight_slo
 {
 	struct ms_inflight_slot *s = this_cpu_read(ms_tp_last);
 
-	if (likely(READ_ONCE(s->owner) == (const void *)current && s->birth == birth)) {
+	if (likely(READ_ONCE(s->owner) == (const void *)current && READ_ONCE(s->birth) == birth)) {
 		*sp = s;
 		return true;
 	}

@@ -330,7 +330,7 @@ static void text_layout_account(void)
 	if (anym) {
 		say("\nThe same over matched layouts (matched/: %d and %d boots of the same kernels in\n"
 		    "seeded layouts, mseal-bench --layout N, the same on both, so that what a layout does\n"
-		    "to both cancels; the brk heap and the stack not randomised), means over layout pairs\n",
+		    "to both cancels; the brk heap and the stack not randomised), means over layouts\n",
 		    mna, mnb);
 		account_table(hl_matched);
 	}

@@ -7,7 +7,7 @@
  * the generation it holds; its owner zeroes it at its first update in a
  * newer one, and a reader takes a cell of another generation for zeros.
  * Per cell, not per table: the first update after a reset clears one cell
- * (46 words), not the whole table (22 KB with preemption off, a latency
+ * (70 words), not the whole table (33 KB with preemption off, a latency
  * spike on PREEMPT_RT).  The tables start as zeros at generation 0, which
  * no snapshot reads: the first generation is 1 (stats.c), so every cell
  * is zeroed the ms_cell_zero() way, its minimum seeded, before its first

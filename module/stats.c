@@ -21,22 +21,29 @@
  *   counted whole in the old generation or the new one, and a snapshot
  *   that a reset overtakes starts over in the new one.
  */
-#include <linux/build_bug.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include "gentab.h"
 #include "mseal_stats.h"
 #include "stats.h"
 
-struct ms_cpu_table __percpu *ms_pcpu;
 /*
- * Cells start as zeros at generation 0 (alloc_percpu), which is never
+ * A table per possible CPU, on its node, zeroed; the pointer in the CPU's
+ * own per-CPU area.  Not alloc_percpu(): a table is over its 32 KiB unit
+ * (59 cells of 70 words), and the pointer costs the writer one load where
+ * a __percpu base costs a load and an add.  Set at init, before any probe
+ * (a module's static per-CPU data has no initializer that works: systp.c).
+ */
+DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);
+/*
+ * Cells start as zeros at generation 0 (kzalloc_node), which is never
  * current: the first generation is 1, so each cell is zeroed with its
  * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
  */
@@ -57,13 +64,16 @@ int ms_stats_init(void)
 {
 	int cpu;
 
-	/* alloc_percpu() refuses more than a unit: fail the build, not insmod. */
-	BUILD_BUG_ON(sizeof(struct ms_cpu_table) > PCPU_MIN_UNIT_SIZE);
-	ms_pcpu = alloc_percpu(struct ms_cpu_table);
-	if (!ms_pcpu)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		seqcount_init(&per_cpu_ptr(ms_pcpu, cpu)->seq);
+	for_each_possible_cpu(cpu) {
+		struct ms_cpu_table *ct = kzalloc_node(sizeof(*ct), GFP_KERNEL, cpu_to_node(cpu));
+
+		if (!ct) {
+			ms_stats_exit();
+			return -ENOMEM;
+		}
+		seqcount_init(&ct->seq);
+		per_cpu(ms_ctab, cpu) = ct;
+	}
 	seqcount_init(&ms_reset_seq);
 	/* For a report read while init runs: the end of init resets. */
 	ms_reset_ns = ktime_get_ns();
@@ -72,8 +82,12 @@ int ms_stats_init(void)
 
 void ms_stats_exit(void)
 {
-	free_percpu(ms_pcpu);
-	ms_pcpu = NULL;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kfree(per_cpu(ms_ctab, cpu));
+		per_cpu(ms_ctab, cpu) = NULL;
+	}
 }
 
 
@@ -82,7 +96,7 @@ notrace noinline void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, b
 	struct ms_cpu_table *ct;
 
 	preempt_disable_notrace();
-	ct = this_cpu_ptr(ms_pcpu);
+	ct = __this_cpu_read(ms_ctab);
 	raw_write_seqcount_begin(&ct->seq);
 	ms_gen_add(&ct->t, READ_ONCE(ms_gen), cell, ns, bad, error);
 	raw_write_seqcount_end(&ct->seq);
@@ -123,7 +137,7 @@ static void ms_cell_sum_gen(unsigned int cell, unsigned long gen, struct ms_cell
 
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
-		ms_cpu_cell(per_cpu_ptr(ms_pcpu, cpu), cell, gen, &c);
+		ms_cpu_cell(per_cpu(ms_ctab, cpu), cell, gen, &c);
 		ms_cell_merge(out, &c);
 	}
 }

@@ -21,8 +21,13 @@ struct ms_cpu_table {
 	struct ms_gen_table t;
 };
 
-/* The tables and the generation (stats.c), for the inline writers below. */
-extern struct ms_cpu_table __percpu *ms_pcpu;
+/*
+ * Each CPU's table (stats.c), for the inline writers below: a per-CPU
+ * pointer, one load from the CPU's own area, to a table of the CPU's node
+ * (over alloc_percpu()'s 32 KiB unit since the histogram has a bucket per
+ * bit, cell.h); and the generation.
+ */
+DECLARE_PER_CPU(struct ms_cpu_table *, ms_ctab);
 extern unsigned long ms_gen;
 
 /*
@@ -49,7 +54,7 @@ static __always_inline void ms_stats_record(unsigned int cell, u64 ns, bool bad,
 	struct ms_cell *c;
 
 	preempt_disable_notrace();
-	ct = this_cpu_ptr(ms_pcpu);
+	ct = __this_cpu_read(ms_ctab);
 	if (unlikely(ct->t.gen[cell] != gen)) {
 		preempt_enable_notrace();
 		ms_stats_record_new(cell, ns, bad, error);

@@ -24,7 +24,13 @@
 
 #define DEFAULT_REPORT "/sys/kernel/debug/mseal_stats.json"
 /* module/cell.h MS_HIST_BUCKETS: the length a histogram never exceeds. */
-#define HIST_BUCKETS 40
+#define HIST_BUCKETS 64
+/*
+ * The buckets written: 39 finite bounds, up to 2^39 - 1 ns (9 minutes), and
+ * +Inf, which holds every bucket from 39 up (the module had 40 buckets
+ * until 2026-12; the exposition keeps its series).
+ */
+#define HIST_OUT 40
 
 /* dkms.conf's PACKAGE_VERSION, passed by the Makefile. */
 #ifndef MSEAL_STATS_VERSION
@@ -152,9 +158,9 @@ static void counter(const char *fam, const char *sys, const char *chk, const cha
 /* One histogram of FAM from the "ns" object of CELL; 0, or -1 if malformed. */
 static int histogram(const char *fam, const char *sys, const char *chk, const char *cell)
 {
-	unsigned long long cum = 0;
+	unsigned long long cum = 0, hist[HIST_BUCKETS];
 	char path[32];
-	int i, len;
+	int i, j, len;
 
 	for (len = 0;; len++) {
 		snprintf(path, sizeof(path), "ns.hist.%d", len);
@@ -163,12 +169,18 @@ static int histogram(const char *fam, const char *sys, const char *chk, const ch
 	}
 	if (len > HIST_BUCKETS)
 		return -1;
-	for (i = 0; i <= HIST_BUCKETS - 1; i++) {
+	for (i = 0; i < len; i++) {
 		snprintf(path, sizeof(path), "ns.hist.%d", i);
-		cum += i < len ? (unsigned long long)msj_int(cell, path, 0) : 0;
+		hist[i] = (unsigned long long)msj_int(cell, path, 0);
+	}
+	for (i = 0; i < HIST_OUT; i++) {
+		cum += i < len ? hist[i] : 0;
+		if (i == HIST_OUT - 1)
+			for (j = HIST_OUT; j < len; j++)
+				cum += hist[j];
 		fprintf(out, "mseal_stats_%s_bucket", fam);
 		labels(sys, chk);
-		if (i == HIST_BUCKETS - 1) {
+		if (i == HIST_OUT - 1) {
 			fputs(",le=\"+Inf\"", out);
 		} else {
 			fputs(",le=\"", out);

@@ -17,8 +17,10 @@ static void test_buckets(void)
 	utap_eq_u64(ms_hist_bucket(1023), 9, "1023 ns in bucket 9");
 	utap_eq_u64(ms_hist_bucket(1024), 10, "1024 ns in bucket 10");
 	utap_eq_u64(ms_hist_bucket((1ULL << 39) - 1), 38, "2^39-1 in bucket 38");
-	utap_eq_u64(ms_hist_bucket(1ULL << 39), 39, "2^39 in the last bucket");
-	utap_eq_u64(ms_hist_bucket(U64_MAX), MS_HIST_BUCKETS - 1, "U64_MAX clamped to the last bucket");
+	utap_eq_u64(ms_hist_bucket(1ULL << 39), 39, "2^39 in bucket 39 (the last one before the 64 of now)");
+	utap_eq_u64(ms_hist_bucket((1ULL << 63) - 1), 62, "2^63-1 in bucket 62");
+	utap_eq_u64(ms_hist_bucket(1ULL << 63), 63, "2^63 in the last bucket");
+	utap_eq_u64(ms_hist_bucket(U64_MAX), MS_HIST_BUCKETS - 1, "U64_MAX in the last bucket");
 	utap_eq_u64(ms_hist_low(0), 0, "bucket 0 starts at 0");
 	utap_eq_u64(ms_hist_high(0), 1, "bucket 0 ends at 1");
 	utap_eq_u64(ms_hist_low(10), 1024, "bucket 10 starts at 1024");
@@ -129,7 +131,7 @@ static void test_median(void)
 
 int main(void)
 {
-	utap_plan(16 + 8 + 12 + 6 + 5 + 7);
+	utap_plan(18 + 8 + 12 + 6 + 5 + 7);
 	test_buckets();
 	test_cell_add();
 	test_merge();

@@ -38,9 +38,12 @@ tap_kernels() {
 vm_tap() {
 	local label=$1 kernel=$2; shift 2
 	local out rc planned got complaints=0
+	local t0=$SECONDS
 	out=$(mktemp /tmp/vm-tap.XXXXXX)
 	"$VM_RUN" --kernel "$kernel" "$@" >"$out" 2>&1
 	rc=$?
+	# Each boot's wall time, for placing and cutting boots (docs/testbed.md).
+	echo "# [$label] vm-run: $((SECONDS - t0)) s"
 	# Guest TAP results, renumbered into this suite's sequence.  What a
 	# failing vm-run prints after `--- console tail ---` repeats the
 	# console: shown, not counted.

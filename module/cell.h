@@ -5,9 +5,9 @@
  *
  * Histogram bucket k holds durations in [2^k, 2^(k+1) - 1] ns; bucket 0 also
  * holds 0.  These are the rows of bcc's funclatency: 0 -> 1, 2 -> 3, 4 ->
- * 7, ...  One bucket per bit of a u64, so that every value has its own and
- * the hot path needs no clamp (three instructions a record); the last is
- * open-ended only in name.
+ * 7, ...  One bucket per bit of a u64 (64-bit kernels only), so that
+ * every value has its own and the hot path needs no clamp (a compare, a
+ * move and a cmov fewer a record); the last is open-ended only in name.
  */
 #ifndef MSEAL_STATS_CELL_H
 #define MSEAL_STATS_CELL_H
@@ -45,7 +45,8 @@ struct ms_table {
  * index of its highest bit, below 64 = MS_HIST_BUCKETS.  Kept an unsigned
  * long, as __fls() gives it, so that indexing needs no zero-extension.
  */
-_Static_assert(MS_HIST_BUCKETS == 64, "ms_hist_bucket() has no clamp: a bucket per bit");
+_Static_assert(MS_HIST_BUCKETS == 8 * sizeof(unsigned long),
+	       "ms_hist_bucket() has no clamp: __fls() is below BITS_PER_LONG");
 
 static inline unsigned long ms_hist_bucket(u64 ns)
 {

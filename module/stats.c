@@ -25,7 +25,9 @@
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -37,13 +39,15 @@
 /*
  * A table per possible CPU, on its node, zeroed; the pointer in the CPU's
  * own per-CPU area.  Not alloc_percpu(): a table is over its 32 KiB unit
- * (59 cells of 70 words), and the pointer costs the writer one load where
- * a __percpu base costs a load and an add.  Set at init, before any probe
+ * (59 cells of 70 words), and on x86_64 the pointer costs the writer one
+ * load where a __percpu base costs a load and an add (the same on arm64).
+ * kvzalloc_node(): 33 KB is a costly order for kmalloc (64 KiB, 4 pages
+ * wasted), which it tries without retrying before vmalloc.  Set at init, before any probe
  * (a module's static per-CPU data has no initializer that works: systp.c).
  */
 DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);
 /*
- * Cells start as zeros at generation 0 (kzalloc_node), which is never
+ * Cells start as zeros at generation 0 (kvzalloc_node), which is never
  * current: the first generation is 1, so each cell is zeroed with its
  * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
  */
@@ -65,7 +69,7 @@ int ms_stats_init(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct ms_cpu_table *ct = kzalloc_node(sizeof(*ct), GFP_KERNEL, cpu_to_node(cpu));
+		struct ms_cpu_table *ct = kvzalloc_node(sizeof(*ct), GFP_KERNEL, cpu_to_node(cpu));
 
 		if (!ct) {
 			ms_stats_exit();
@@ -74,6 +78,15 @@ int ms_stats_init(void)
 		seqcount_init(&ct->seq);
 		per_cpu(ms_ctab, cpu) = ct;
 	}
+	/*
+	 * Every CPU sees the zeroed tables and the pointers before any probe
+	 * of ours can run there: the attach that follows patches text or
+	 * publishes a tracepoint's probes, which orders them on most paths
+	 * (IPIs, stop_machine, systp.c's grace period), but not provably on
+	 * every one (arm64's ftrace patches call sites without stopping the
+	 * other CPUs).  One grace period at load says it for all.
+	 */
+	synchronize_rcu();
 	seqcount_init(&ms_reset_seq);
 	/* For a report read while init runs: the end of init resets. */
 	ms_reset_ns = ktime_get_ns();
@@ -85,7 +98,7 @@ void ms_stats_exit(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		kfree(per_cpu(ms_ctab, cpu));
+		kvfree(per_cpu(ms_ctab, cpu));
 		per_cpu(ms_ctab, cpu) = NULL;
 	}
 }

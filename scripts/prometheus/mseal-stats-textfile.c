@@ -23,12 +23,12 @@
 #include "msjson.h"
 
 #define DEFAULT_REPORT "/sys/kernel/debug/mseal_stats.json"
-/* module/cell.h MS_HIST_BUCKETS: the length a histogram never exceeds. */
-#define HIST_BUCKETS 64
 /*
  * The buckets written: 39 finite bounds, up to 2^39 - 1 ns (9 minutes), and
- * +Inf, which holds every bucket from 39 up (the module had 40 buckets
- * until 2026-12; the exposition keeps its series).
+ * +Inf, which holds every bucket from 39 up, however many the report has
+ * (module/cell.h: 40 until 2026-12, 64 since; the exposition keeps its
+ * series, and a longer histogram never makes the collector refuse the
+ * whole report).
  */
 #define HIST_OUT 40
 
@@ -155,29 +155,30 @@ static void counter(const char *fam, const char *sys, const char *chk, const cha
 	fprintf(out, "} %lld\n", msj_int(cell, field, 0));
 }
 
-/* One histogram of FAM from the "ns" object of CELL; 0, or -1 if malformed. */
-static int histogram(const char *fam, const char *sys, const char *chk, const char *cell)
+/* Bucket I of the "ns" object of CELL into *N; false past its last. */
+static bool hist_at(const char *cell, int i, unsigned long long *n)
 {
-	unsigned long long cum = 0, hist[HIST_BUCKETS];
 	char path[32];
-	int i, j, len;
 
-	for (len = 0;; len++) {
-		snprintf(path, sizeof(path), "ns.hist.%d", len);
-		if (!msj_find(cell, path))
-			break;
-	}
-	if (len > HIST_BUCKETS)
-		return -1;
-	for (i = 0; i < len; i++) {
-		snprintf(path, sizeof(path), "ns.hist.%d", i);
-		hist[i] = (unsigned long long)msj_int(cell, path, 0);
-	}
+	snprintf(path, sizeof(path), "ns.hist.%d", i);
+	if (!msj_find(cell, path))
+		return false;
+	*n = (unsigned long long)msj_int(cell, path, 0);
+	return true;
+}
+
+/* One histogram of FAM from the "ns" object of CELL. */
+static void histogram(const char *fam, const char *sys, const char *chk, const char *cell)
+{
+	unsigned long long cum = 0, n;
+	int i, j;
+
 	for (i = 0; i < HIST_OUT; i++) {
-		cum += i < len ? hist[i] : 0;
-		if (i == HIST_OUT - 1)
-			for (j = HIST_OUT; j < len; j++)
-				cum += hist[j];
+		if (hist_at(cell, i, &n))
+			cum += n;
+		/* +Inf: every bucket the report has from here on. */
+		for (j = HIST_OUT; i == HIST_OUT - 1 && hist_at(cell, j, &n); j++)
+			cum += n;
 		fprintf(out, "mseal_stats_%s_bucket", fam);
 		labels(sys, chk);
 		if (i == HIST_OUT - 1) {
@@ -196,15 +197,14 @@ static int histogram(const char *fam, const char *sys, const char *chk, const ch
 	fprintf(out, "\nmseal_stats_%s_count", fam);
 	labels(sys, chk);
 	fprintf(out, "} %llu\n", cum);
-	return 0;
 }
 
 /*
  * Each check cell, row by row (the syscalls, then "other" and "worker"),
  * through FN; -1 as soon as FN fails.
  */
-static int each_check(int (*fn)(const char *sys, const char *chk, const char *cell, const void *arg),
-		      const void *arg)
+static void each_check(void (*fn)(const char *sys, const char *chk, const char *cell, const void *arg),
+		       const void *arg)
 {
 	static const char *const rows[] = { "other", "worker" };
 	const char *it = msj_find(doc, "syscalls"), *row, *cit, *cell;
@@ -212,28 +212,24 @@ static int each_check(int (*fn)(const char *sys, const char *chk, const char *ce
 
 	while (it && (row = member(&it, sys, sizeof(sys))))
 		for (cit = msj_find(row, "checks"); cit && (cell = member(&cit, chk, sizeof(chk)));)
-			if (fn(sys, chk, cell, arg))
-				return -1;
+			fn(sys, chk, cell, arg);
 	for (int r = 0; r < 2; r++)
 		for (cit = msj_find(doc, rows[r]); cit && (cell = member(&cit, chk, sizeof(chk)));)
-			if (fn(rows[r], chk, cell, arg))
-				return -1;
-	return 0;
+			fn(rows[r], chk, cell, arg);
 }
 
-static int check_counter(const char *sys, const char *chk, const char *cell, const void *field)
+static void check_counter(const char *sys, const char *chk, const char *cell, const void *field)
 {
 	counter(strcmp(field, "count") ? "check_refused_total" : "check_calls_total", sys, chk, cell, field);
-	return 0;
 }
 
-static int check_hist(const char *sys, const char *chk, const char *cell, const void *arg)
+static void check_hist(const char *sys, const char *chk, const char *cell, const void *arg)
 {
 	(void)arg;
-	return histogram("check_duration_seconds", sys, chk, cell);
+	histogram("check_duration_seconds", sys, chk, cell);
 }
 
-static int syscall_metrics(void)
+static void syscall_metrics(void)
 {
 	static const char *const fields[] = { "count", "eperm", "errors" };
 	static const char *const fams[] = { "syscall_calls_total", "syscall_eperm_total", "syscall_errors_total" };
@@ -252,19 +248,17 @@ static int syscall_metrics(void)
 	}
 	family("syscall_duration_seconds", "histogram", "Time in the syscall, log2 buckets.");
 	for (it = msj_find(doc, "syscalls"); it && (row = member(&it, sys, sizeof(sys)));)
-		if (histogram("syscall_duration_seconds", sys, NULL, row))
-			return -1;
-	return 0;
+		histogram("syscall_duration_seconds", sys, NULL, row);
 }
 
-static int check_metrics(void)
+static void check_metrics(void)
 {
 	family("check_calls_total", "counter", "Seal checks made, by the syscall (or other, worker) they were made in.");
 	each_check(check_counter, "count");
 	family("check_refused_total", "counter", "Seal checks that refused the change.");
 	each_check(check_counter, "refused");
 	family("check_duration_seconds", "histogram", "Time in the seal check, log2 buckets.");
-	return each_check(check_hist, NULL);
+	each_check(check_hist, NULL);
 }
 
 /* Missed hits of every probe the kernel has (absent ones cannot miss). */
@@ -382,7 +376,7 @@ int main(int argc, char **argv)
 	const char *in = NULL, *dst = NULL;
 	char tmp[4096];
 	FILE *f;
-	int i, ok;
+	int i;
 
 	opterr = 0;
 	while ((i = getopt_long(argc, argv, ":i:o:h", lopts, NULL)) != -1) {
@@ -423,22 +417,19 @@ int main(int argc, char **argv)
 		}
 	}
 	loaded(doc != NULL);
-	ok = 1;
 	if (doc) {
 		info_metrics();
-		ok = !syscall_metrics() && !check_metrics();
+		syscall_metrics();
+		check_metrics();
 		missed_metrics();
 		calibration_metrics();
 	}
-	if (!ok)
-		fprintf(stderr, "%s: a histogram longer than %d buckets: a newer module?\n", prog, HIST_BUCKETS);
 	/* The old file stays until the new one is whole: node_exporter never reads half. */
-	if (fflush(out) || ferror(out) || (dst && (fsync(fileno(out)) || fclose(out) || !ok || rename(tmp, dst)))) {
-		if (ok)
-			fprintf(stderr, "%s: %s: %s\n", prog, dst ? dst : "stdout", strerror(errno));
+	if (fflush(out) || ferror(out) || (dst && (fsync(fileno(out)) || fclose(out) || rename(tmp, dst)))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, dst ? dst : "stdout", strerror(errno));
 		if (dst)
 			unlink(tmp);
 		return 1;
 	}
-	return ok ? 0 : 1;
+	return 0;
 }

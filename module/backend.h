@@ -33,7 +33,7 @@ struct ms_probe {
 	atomic_long_t outside_task;
 };
 
-static inline void ms_probe_missed_inc(struct ms_probe *p)
+static __always_inline void ms_probe_missed_inc(struct ms_probe *p)
 {
 	atomic_long_inc(&p->outside_task);
 }

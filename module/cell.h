@@ -48,7 +48,7 @@ struct ms_table {
 _Static_assert(MS_HIST_BUCKETS == 8 * sizeof(unsigned long),
 	       "ms_hist_bucket() has no clamp: __fls() is below BITS_PER_LONG");
 
-static inline unsigned long ms_hist_bucket(u64 ns)
+static __always_inline unsigned long ms_hist_bucket(u64 ns)
 {
 	return __fls(ns | 1);
 }
@@ -71,7 +71,7 @@ static inline u64 ms_hist_high(unsigned int b)
  * never by a bare memset; a reader's copy of an empty cell may be all
  * zeros (count 0: its min means nothing).
  */
-static inline void ms_cell_zero(struct ms_cell *c)
+static __always_inline void ms_cell_zero(struct ms_cell *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->min_ns = U64_MAX;
@@ -84,7 +84,7 @@ void ms_table_zero(struct ms_table *t);
  * Account one call of NS nanoseconds into C, zeroed by ms_cell_zero().
  * Callers keep C to themselves.
  */
-static inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
+static __always_inline void ms_cell_add(struct ms_cell *c, u64 ns, bool bad, bool error)
 {
 	if (ns < c->min_ns)
 		c->min_ns = ns;

@@ -22,8 +22,9 @@
  * atomic only, sys_enter's claim of an in-flight slot (a cmpxchg on a
  * slot hashed from the task, which no other CPU is likely to touch).
  * Everything here and all it calls in this module is notrace and
- * NOKPROBE_SYMBOL (inflight.h's helpers are __always_inline: no copy of
- * them out of line to probe).  It still calls traceable kernel functions
+ * NOKPROBE_SYMBOL (the helpers of inflight.h, cell.h, gentab.h, names.h
+ * and backend.h it uses are __always_inline: no copy of them out of line
+ * to probe).  It still calls traceable kernel functions
  * (ktime_get_mono_fast_ns where the counter is not read directly,
  * syscall_get_nr): a probe of someone else's on those sees the hit or
  * misses it, ours are never re-entered.

@@ -79,7 +79,7 @@ void ms_names_init(void);
 void ms_names_set_tp(unsigned int s, bool on);
 
 /* The row of syscall number NR: a listed syscall's index, or MS_OTHER. */
-static inline unsigned int ms_row_of_nr(long nr)
+static __always_inline unsigned int ms_row_of_nr(long nr)
 {
 	if ((unsigned long)nr >= MS_NR_MAX)
 		return MS_OTHER;
@@ -87,7 +87,7 @@ static inline unsigned int ms_row_of_nr(long nr)
 }
 
 /* The first check cell of the row of syscall number NR (cell.h). */
-static inline unsigned int ms_chk_base_of_nr(long nr)
+static __always_inline unsigned int ms_chk_base_of_nr(long nr)
 {
 	if ((unsigned long)nr >= MS_NR_MAX)
 		return MS_NSYS + MS_OTHER * MS_NCHK;	/* MS_CELL_CHK(MS_OTHER, 0) */
@@ -95,7 +95,7 @@ static inline unsigned int ms_chk_base_of_nr(long nr)
 }
 
 /* The syscall index of NR if the tracepoint side counts it, else -1. */
-static inline int ms_tp_sys_of_nr(long nr)
+static __always_inline int ms_tp_sys_of_nr(long nr)
 {
 	u8 v;
 

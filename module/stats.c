@@ -25,13 +25,12 @@
 #include <linux/preempt.h>
 #include <linux/kprobes.h>
 #include <linux/lockdep.h>
-#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/seqlock.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
 #include "gentab.h"
 #include "mseal_stats.h"
 #include "stats.h"
@@ -39,15 +38,17 @@
 /*
  * A table per possible CPU, on its node, zeroed; the pointer in the CPU's
  * own per-CPU area.  Not alloc_percpu(): a table is over its 32 KiB unit
- * (59 cells of 70 words), and on x86_64 the pointer costs the writer one
- * load where a __percpu base costs a load and an add (the same on arm64).
- * kvzalloc_node(): 33 KB is a costly order for kmalloc (64 KiB, 4 pages
- * wasted), which it tries without retrying before vmalloc.  Set at init, before any probe
- * (a module's static per-CPU data has no initializer that works: systp.c).
+ * (59 cells of 70 words, 33,520 bytes), and on x86_64 the pointer costs
+ * the writer one load where a __percpu base costs a load and an add (the
+ * same on arm64).  vzalloc_node(): nine pages, where kmalloc would take an
+ * order-4 block (64 KiB, 31 of them unused, per possible CPU) and can fail
+ * on a fragmented machine; like alloc_percpu()'s chunks past the first,
+ * which are vmalloc'd too.  Set at init, before any probe (a module's
+ * static per-CPU data has no initializer that works: systp.c).
  */
 DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);
 /*
- * Cells start as zeros at generation 0 (kvzalloc_node), which is never
+ * Cells start as zeros at generation 0 (vzalloc_node), which is never
  * current: the first generation is 1, so each cell is zeroed with its
  * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
  */
@@ -69,7 +70,7 @@ int ms_stats_init(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct ms_cpu_table *ct = kvzalloc_node(sizeof(*ct), GFP_KERNEL, cpu_to_node(cpu));
+		struct ms_cpu_table *ct = vzalloc_node(sizeof(*ct), cpu_to_node(cpu));
 
 		if (!ct) {
 			ms_stats_exit();
@@ -98,7 +99,7 @@ void ms_stats_exit(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		kvfree(per_cpu(ms_ctab, cpu));
+		vfree(per_cpu(ms_ctab, cpu));
 		per_cpu(ms_ctab, cpu) = NULL;
 	}
 }

@@ -30,6 +30,7 @@
 #include <linux/seqlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/topology.h>
 #include <linux/vmalloc.h>
 #include "gentab.h"
 #include "mseal_stats.h"
@@ -40,10 +41,11 @@
  * own per-CPU area.  Not alloc_percpu(): a table is over its 32 KiB unit
  * (59 cells of 70 words, 33,520 bytes), and on x86_64 the pointer costs
  * the writer one load where a __percpu base costs a load and an add (the
- * same on arm64).  vzalloc_node(): nine pages, where kmalloc would take an
- * order-4 block (64 KiB, 31 of them unused, per possible CPU) and can fail
- * on a fragmented machine; like alloc_percpu()'s chunks past the first,
- * which are vmalloc'd too.  Set at init, before any probe (a module's
+ * same on arm64).  vzalloc_node(): nine 4-KiB pages, where kmalloc would
+ * take an order-4 block (64 KiB, 31 of them unused, per possible CPU) and
+ * can fail on a fragmented machine; like alloc_percpu()'s chunks past the
+ * first, which are vmalloc'd too (small pages: a record may need a TLB
+ * entry or two more than in the kernel's large-page direct map).  Set at init, before any probe (a module's
  * static per-CPU data has no initializer that works: systp.c).
  */
 DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);

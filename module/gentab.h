@@ -36,7 +36,7 @@ struct ms_gen_table {
 
 /* Account one call to cell CELL in generation GEN (the owner only). */
 static __always_inline void ms_gen_add(struct ms_gen_table *t, unsigned long gen,
-			      unsigned int cell, u64 ns, bool bad, bool error)
+				       unsigned int cell, u64 ns, bool bad, bool error)
 {
 	struct ms_cell *c = &t->table.cell[cell];
 

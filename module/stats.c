@@ -45,8 +45,9 @@
  * take an order-4 block (64 KiB, 31 of them unused, per possible CPU) and
  * can fail on a fragmented machine; like alloc_percpu()'s chunks past the
  * first, which are vmalloc'd too (small pages: a record may need a TLB
- * entry or two more than in the kernel's large-page direct map).  Set at init, before any probe (a module's
- * static per-CPU data has no initializer that works: systp.c).
+ * entry or two more than in the kernel's large-page direct map).  Set at
+ * init, before any probe (a module's static per-CPU data has no
+ * initializer that works: systp.c).
  */
 DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);
 /*

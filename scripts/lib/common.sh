@@ -5,6 +5,10 @@
 MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # (A systemd unit has no HOME: root's cache then, as the unit runs as root.)
 MS_CACHE=${MSEAL_STATS_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/mseal-stats}
+# The x86_64 CPU of every wall-clock TCG guest (vm-run, 64's loop, the
+# loop image's setup boot): why LA57 is off is in testbed/vm-run, "The CPU
+# under TCG".
+MS_TCG_CPU_X86=max,la57=off
 
 # The tools' command-line convention (README, Usage):
 #   --help: usage on stdout, exit 0; --version: "NAME VERSION" (dkms.conf's);

@@ -58,12 +58,12 @@ static void *hammer(void *arg)
  * files held open across an rmmod (rmmod then fails with EAGAIN and is
  * retried: the retries are counted and printed), are still allowed.  The
  * main thread's own opens run in sequence with its rmmod and need no gate.
- * delete_module drops the module's count to
- * zero and only then marks it going: an open() between the two finds a
- * live module it cannot take a reference on, and debugfs WARNs "file
- * owner did not clean up at exit" (seen once, debian-newest 7.3.4,
- * 2026-12-06; docs/testbed.md).  That race is the kernel's, not the
- * module's, whose code that open never reaches.
+ * delete_module drops the module's count to zero and only then marks it
+ * going: an open() between the two finds a live module it cannot take a
+ * reference on, and debugfs WARNs "file owner did not clean up at exit"
+ * (seen once, debian-newest 7.3.4, 2026-12-06; docs/testbed.md).  That
+ * race is the kernel's, not the module's, whose code that open never
+ * reaches.
  */
 static pthread_rwlock_t gate = PTHREAD_RWLOCK_INITIALIZER;
 

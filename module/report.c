@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report.c - what both reports share (the netting of each check, which rows
- * are shown, the missed total) and the JSON report (schema: docs/design.md).
+ * are shown, the missed total) and the JSON report (schema: docs/json-schema.md).
  * The text report is report_text.c.
  *
  * Checks are listed per row: each syscall, "other" (a task in no listed

@@ -61,7 +61,7 @@ static void *hammer(void *arg)
  * delete_module drops the module's count to zero and only then marks it
  * going: an open() between the two finds a live module it cannot take a
  * reference on, and debugfs WARNs "file owner did not clean up at exit"
- * (seen once, debian-newest 7.3.4, 2026-12-06; docs/testbed.md).  That
+ * (seen once, debian-newest 7.3.4, 2026-12-06; docs/testbed-limits.md).  That
  * race is the kernel's, not the module's, whose code that open never
  * reaches.
  */

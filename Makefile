@@ -1,7 +1,9 @@
 # mseal-stats top-level Makefile.  Works by hand and from DKMS.
 #
 #   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)
-#   make install [KDIR=...]  install it into that kernel's extra/ and run depmod for it
+#   make install [KDIR=...]  install it into that kernel's extra/ and run depmod for it,
+#                            then the man pages (install-man)
+#   make install-man         man/*.1 and man/*.4 into MANDIR [PREFIX=/usr/local DESTDIR=]
 #   make dkms-install [KVER=RELEASE]  the module's sources to /usr/src/mseal-stats-VERSION,
 #                            then dkms add, build and install for RELEASE (default: running)
 #   make dkms-remove         dkms remove for every kernel, and the /usr/src folder
@@ -20,7 +22,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 CC ?= cc
 
-.PHONY: all modules install kdir-check dkms-install dkms-remove textfile textfile-install clean bench guest guest-arm64 unit unit-cflags check demo
+.PHONY: all modules install install-man kdir-check dkms-install dkms-remove textfile textfile-install clean bench guest guest-arm64 unit unit-cflags check demo
 all: modules
 
 modules: kdir-check
@@ -41,6 +43,18 @@ KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
+	$(if $(MAN_PAGES),$(MAKE) install-man)
+
+# The man pages need no kernel tree, so a package of the tools installs
+# them alone (make install-man DESTDIR=... PREFIX=/usr); make install runs
+# it after the module where man/ is there (not in DKMS's copy of the
+# sources, which holds the module's files alone).
+MANDIR ?= $(PREFIX)/share/man
+MAN_PAGES := $(wildcard man/*.1 man/*.4)
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4
+	install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(filter %.4,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man4/
 
 # --- DKMS --------------------------------------------------------------------
 # dkms add of the working tree would copy all of it (docs, results, .git)

@@ -118,6 +118,25 @@ static inline bool ms_dropped(const char *name)
 	return drop && *drop && !strcmp(drop, name);
 }
 
+/*
+ * Does the kernel promise FEATURE ("io_uring", "userfaultfd")?  From its
+ * config, which the suites pass in MS_EXPECT_FEATURES
+ * (tests/lib/kernel-checks.sh): where it is promised, a setup that fails
+ * is a failure, never a skip.
+ */
+static inline bool ms_expects(const char *feature)
+{
+	const char *have = getenv("MS_EXPECT_FEATURES"), *p = have;
+	size_t n = strlen(feature);
+
+	while (p && (p = strstr(p, feature))) {
+		if ((p == have || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 /* Does the report path PATH ("syscalls.madvise.checks.NAME.count") name the
  * dropped check as one of its parts? */
 static inline bool ms_path_dropped(const char *path)

@@ -54,13 +54,27 @@ kernel_checks() {
 	fi
 }
 
+# kernel_features SPEC: what the kernel's config promises that a guest test
+# would otherwise skip without ("io_uring" for CONFIG_IO_URING=y,
+# "userfaultfd" for CONFIG_USERFAULTFD=y), space-separated; nothing when
+# its config cannot be read.
+kernel_features() {
+	local dir cfg f=
+	dir=$("$MS_ROOT/testbed/kernels" path "$1" 2>/dev/null) || return 0
+	cfg=$dir/build/.config
+	[ -f "$cfg" ] || return 0
+	grep -qx 'CONFIG_IO_URING=y' "$cfg" && f+=" io_uring"
+	grep -qx 'CONFIG_USERFAULTFD=y' "$cfg" && f+=" userfaultfd"
+	echo "${f# }"
+}
+
 # guest_check_env SPEC: the shell line a guest script starts with, exporting
-# MS_EXPECT_CHECKS (and MS_TEST_DROP_CHECK when MSEAL_TEST_DROP_CHECK is
-# set).  Fails when kernel_checks does.
+# MS_EXPECT_CHECKS and MS_EXPECT_FEATURES (and MS_TEST_DROP_CHECK when
+# MSEAL_TEST_DROP_CHECK is set).  Fails when kernel_checks does.
 guest_check_env() {
 	local c
 	c=$(kernel_checks "$1") || return 1
-	printf 'export MS_EXPECT_CHECKS="%s";' "$c"
+	printf 'export MS_EXPECT_CHECKS="%s" MS_EXPECT_FEATURES="%s";' "$c" "$(kernel_features "$1")"
 	if [ -n "${MSEAL_TEST_DROP_CHECK:-}" ]; then
 		printf ' export MS_TEST_DROP_CHECK="%s";' "$MSEAL_TEST_DROP_CHECK"
 	fi

@@ -53,6 +53,7 @@
 #include "explain.h"
 #include "headline.h"
 #include "records.h"
+#include "population.h"
 #include "seeds.h"
 #include "warn.h"
 
@@ -1148,6 +1149,7 @@ int main(int argc, char **argv)
 	text_account("A", c.a, &acc[0]);
 	text_account("B", c.b, &acc[1]);
 	text_explained();
+	population_check(dir, c.a, c.b, recs, ia, na, ib, nb, txt);
 	fclose(txt);
 	json_summary(dir, &c, ia, na, ib, nb, warn, nwarn, acc);
 	plot_data(dir, c.a, c.b, ia, na, ib, nb);

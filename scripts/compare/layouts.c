@@ -189,3 +189,13 @@ int lay_ratio(const struct lay_side *a, const struct lay_side *b, int paired, st
 	out->hi = out->q + t * out->se;
 	return 0;
 }
+
+unsigned long lay_boots_needed(const struct lay_ci *c, double h)
+{
+	double g;
+
+	if (isnan(c->se) || c->boots < 2 || h <= 0)
+		return 0;
+	g = ceil((double)c->boots * pow(CMP_Z95 * c->se / h, 2));
+	return g < 2 ? 2 : (unsigned long)g;
+}

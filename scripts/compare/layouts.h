@@ -58,6 +58,13 @@ struct lay_ci {
  */
 int lay_ratio(const struct lay_side *a, const struct lay_side *b, int paired, struct lay_ci *out);
 
+/*
+ * Boots (clusters) an interval like c's needs for a 95 % half-width of h,
+ * in c's unit: its standard error scales as 1 / sqrt(boots), the t as the
+ * normal (c->se over c->boots boots); at least 2.  0: c has no interval.
+ */
+unsigned long lay_boots_needed(const struct lay_ci *c, double h);
+
 /* The 97.5 % point of Student's t at df degrees of freedom (df below 1 is taken as 1). */
 double lay_t975(double df);
 

@@ -53,6 +53,7 @@
 #include "explain.h"
 #include "headline.h"
 #include "records.h"
+#include "population.h"
 #include "seeds.h"
 #include "warn.h"
 
@@ -442,6 +443,9 @@ static void stop_rule_sentence(const struct wl_result *r)
 		say("; the %zu recorded are enough\n", have);
 	else
 		say(" (now %zu: +-%.1f points)\n", have, sp->now);
+	if (r->hl.paired && lay_boots_needed(&r->hl.delta, 0.01))
+		say("  %-16s paired by layout (the headline): %lu boots for +-1, %lu for +-2 (now %d)\n", "",
+		    lay_boots_needed(&r->hl.delta, 0.01), lay_boots_needed(&r->hl.delta, 0.02), r->hl.delta.boots);
 	if (sp->pair_need[0])
 		say("  %-16s over seed pairs: the per-seed deltas spread by %.2f points: %lu pairs for +-1, "
 		    "%lu for +-2 (now %zu)\n", "", sp->pair_sd, sp->pair_need[0], sp->pair_need[1], r->wo_seed.na);
@@ -1148,6 +1152,7 @@ int main(int argc, char **argv)
 	text_account("A", c.a, &acc[0]);
 	text_account("B", c.b, &acc[1]);
 	text_explained();
+	population_check(dir, c.a, c.b, recs, ia, na, ib, nb, txt);
 	fclose(txt);
 	json_summary(dir, &c, ia, na, ib, nb, warn, nwarn, acc);
 	plot_data(dir, c.a, c.b, ia, na, ib, nb);

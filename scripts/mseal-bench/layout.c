@@ -24,15 +24,37 @@
  * re-executes itself with personality(ADDR_NO_RANDOMIZE) and that limit, so
  * the kernel lays it out afresh (the layout is fixed at exec).  Everything
  * in the mmap area (the vDSO, every mapping the workloads make) moves with
- * mmap_base, as under ASLR.  Not drawn: the stack's own randomisation (here
- * the stack stays at the top, at least 16 GiB above the mmap area, as under
- * ASLR but for a 1-in-1000 chance that the two share a 1 GiB region) and
- * the brk heap's (the workloads do not use the heap).
+ * mmap_base, as under ASLR.
+ *
+ * The brk heap: under ASLR (randomize_va_space 2) load_elf_binary puts it
+ * a page and more above the program (arch_randomize_brk: randomize_page(
+ * brk + PAGE_SIZE, 1 GiB), on x86_64 and in the generic mm/util.c arm64
+ * takes alike), so a hole lies between the program's last page and the
+ * heap; without randomisation the heap starts at the program's last page,
+ * and the VMA tree holds one entry less.  That entry, not the heap's
+ * address, is what moved pagemove by 26 % and every mmap by 445
+ * instructions (docs/comparison.md, "Layouts").  The heap cannot be drawn
+ * afresh after exec: a static glibc puts its TLS block and its first
+ * malloc arena on it before main, and prctl(PR_SET_MM_BRK) would only move
+ * where it grows next (a VMA more).  So the program ends in a page of its
+ * own, .brk_gap, linked 256 MiB above the rest (the Makefile's
+ * --section-start): the kernel starts the heap after that page, and
+ * bench_layout_gap() unmaps it before main, in every run, with --layout or
+ * not.  Every process then has ASLR's shape: the program, a hole, the
+ * heap, in every layout; what ASLR draws and this does not is the hole's
+ * size (here 256 MiB and a little, under ASLR that plus up to 1 GiB).
+ *
+ * Not drawn: the stack's own randomisation (here the stack stays at the
+ * top, at least 16 GiB above the mmap area, as under ASLR but for a
+ * 1-in-1000 chance that the two share a 1 GiB region; randomize_va_space 1
+ * against 0 moved no figure), and the load base (mseal-bench is a static,
+ * non-PIE program: ASLR does not move it either).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -56,6 +78,30 @@
 
 /* Debian's and the kernel's default RLIMIT_STACK. */
 #define STACK_RLIMIT_DEFAULT (8ULL << 20)
+
+/*
+ * The program's last page (64 KiB: a page on every arm64 page size),
+ * NOBITS, so it costs the file nothing.  Linked apart (--section-start),
+ * it is the highest thing the ELF maps and the heap starts right above it.
+ */
+#define BRK_GAP_SIZE 65536
+__asm__(".pushsection .brk_gap,\"aw\",@nobits\n"
+	".balign 65536\n"
+	".globl bench_brk_gap\n"
+	"bench_brk_gap: .zero 65536\n"
+	".popsection\n");
+extern char bench_brk_gap[], _end[];
+
+/*
+ * Before main: the hole below the heap, where .brk_gap is the program's
+ * last page (linked apart above _end, or, aligned as it is, last after
+ * .bss).  Elsewhere it lies inside .bss and stays.
+ */
+__attribute__((constructor)) static void bench_layout_gap(void)
+{
+	if ((unsigned long)bench_brk_gap + BRK_GAP_SIZE >= (unsigned long)_end)
+		munmap(bench_brk_gap, BRK_GAP_SIZE);
+}
 
 /* splitmix64: a fixed, portable stream from N, so layout N is one thing. */
 static unsigned long long splitmix64(unsigned long long x)

@@ -123,14 +123,30 @@ static void test_account_shape(void)
 	utap_ok(lay_ratio(&sa, &(struct lay_side){ 0 }, 1, &c) == -1, "no runs on a side: -1");
 }
 
+/* Boots for a half-width: se scales as 1 / sqrt(boots), z = 1.96. */
+static void test_boots_needed(void)
+{
+	struct lay_ci c = { .q = 1.05, .se = 0.005, .boots = 5 };
+
+	/* ceil(5 * (1.959964 * 0.005 / 0.01)^2) = ceil(4.8018) */
+	utap_eq_u64(lay_boots_needed(&c, 0.01), 5, "boots needed for +-1 point at se 0.5 points over 5 boots: 5");
+	/* ceil(5 * 0.2401) = 2 */
+	utap_eq_u64(lay_boots_needed(&c, 0.02), 2, "for +-2 points: 2");
+	c.se = 0.02;	/* ceil(5 * 15.3658) = 77 */
+	utap_eq_u64(lay_boots_needed(&c, 0.01), 77, "at se 2 points: 77 for +-1");
+	c.boots = 1;
+	utap_eq_u64(lay_boots_needed(&c, 0.01), 0, "one boot: no spread, 0");
+}
+
 int main(void)
 {
-	utap_plan(24);
+	utap_plan(28);
 	test_t();
 	test_paired();
 	test_two_groups();
 	test_one_boot();
 	test_unpaired();
 	test_account_shape();
+	test_boots_needed();
 	return utap_done();
 }

@@ -12,7 +12,7 @@
 #   make guest-arm64         the same for arm64 guests -> build/guest-arm64/
 #   make unit                userspace unit tests -> build/unit/
 #   make check               every test: tests/run (unit tests, then VM suites)
-#   make demo                the A/B comparison on QEMU's instruction clock (scripts/mseal-compare vm --clock icount)
+#   make demo [ARCH=arm64]   the A/B comparison on QEMU's instruction clock (scripts/mseal-compare vm --clock icount)
 #   make textfile            the node_exporter collector -> build/mseal-stats-textfile
 #   make textfile-install    it and its systemd units [PREFIX=/usr/local TEXTFILE_DIR=...]
 #   make clean
@@ -220,9 +220,11 @@ check:
 # The main job: the A/B comparison of the pre-series and the patched kernel
 # in the test bed, on QEMU's instruction clock, where a boot repeats to
 # 0.1 % whatever the host does (3 seeds each, 1 s a workload); prints the
-# tables and the plots' paths.
+# tables and the plots' paths.  ARCH=arm64: the same on the arm64 pair
+# (qemu-system-aarch64); ARCH leaves this recipe's environment, where the
+# kernel and module builds below it would read it.
 demo:
-	scripts/mseal-compare vm --clock icount
+	env -u ARCH MAKEFLAGS= scripts/mseal-compare vm --clock icount$(if $(ARCH), --arch $(ARCH))
 
 clean:
 	rm -rf build

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
 #include "explain.h"
 #include "headline.h"
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
+#include "../lib/msjson.h"
 #include "explain.h"
 #include "records.h"
-#include "../../tests/guest/msjson.h"
 
 const char *const rec_syscalls[REC_NSYS] = {
 	"mmap", "munmap", "mremap", "mprotect", "pkey_mprotect", "madvise",

@@ -49,7 +49,7 @@
 
 #include "choose.h"
 #include "clock.h"
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
 #include "explain.h"
 #include "headline.h"
 #include "records.h"

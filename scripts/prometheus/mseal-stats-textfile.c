@@ -20,7 +20,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "msjson.h"
+#include "../lib/msjson.h"
 
 #define DEFAULT_REPORT "/sys/kernel/debug/mseal_stats.json"
 /*

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "../../scripts/compare/layouts.c"
 #include "../../scripts/compare/records.c"
 #include "../../scripts/compare/seeds.c"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../lib/cmpstats.h"
-#include "explain.h"
+#include "../lib/workloads.h"
 #include "headline.h"
 
 /* One kernel's runs of a workload: without the module (ops) and with it (chk). */
@@ -209,6 +209,6 @@ void headline(const struct record *recs, const int *ia, int na, const int *ib, i
 	}
 	lay_ratio(&(struct lay_side){ NULL, a.ops, a.boot, a.n },
 		  &(struct lay_side){ b.ops, NULL, b.boot, b.n }, h->paired, &h->delta);
-	if (explain_op(wl))
+	if (msw_counted(wl))
 		account(&a, &b, h->paired, h);
 }

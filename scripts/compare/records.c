@@ -8,7 +8,6 @@
 
 #include "../lib/cmpstats.h"
 #include "../lib/msjson.h"
-#include "explain.h"
 #include "records.h"
 
 const char *const rec_syscalls[REC_NSYS] = {
@@ -30,6 +29,24 @@ int rec_syscall_index(const char *name)
 		if (!strcmp(rec_syscalls[i], name))
 			return i;
 	return -1;
+}
+
+double rec_check_ns_per_op(const struct msw_workload *w, const struct acct *a)
+{
+	int c = rec_syscall_index(w->counted_by), i, s;
+	double n, net = 0;
+
+	if (c < 0 || !a->reports)
+		return NAN;
+	n = a->calls[c] / w->calls_per_op;
+	if (n <= 0)
+		return NAN;
+	for (i = 0; i < 3 && w->sys[i]; i++) {
+		s = rec_syscall_index(w->sys[i]);
+		if (s >= 0)
+			net += a->check_net_ns[s];
+	}
+	return net / n;
 }
 
 const struct boot_wl *record_wl(const struct record *r, const char *name)
@@ -319,8 +336,8 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 				snprintf(err, errlen, "%s: %s is not a valid module report", name, runs[i].report);
 				return -1;
 			}
-			if (rv && explain_op(w->name))
-				rv->chk = explain_check_ns_per_op(explain_op(w->name), &one);
+			if (rv && msw_counted(w->name))
+				rv->chk = rec_check_ns_per_op(msw_counted(w->name), &one);
 		}
 	}
 	for (i = 0; i < r->nwl; i++)

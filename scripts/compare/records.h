@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "../lib/workloads.h"
+
 #define REC_MAX 512	/* boot records in a folder */
 #define REC_MAX_WL 32	/* workloads in a record */
 #define REC_MAX_RUNS 64	/* runs of one workload in one phase of a boot */
@@ -78,5 +80,8 @@ const struct boot_wl *record_wl(const struct record *r, const char *name);
 
 /* Index of syscall NAME in rec_syscalls, or -1. */
 int rec_syscall_index(const char *name);
+
+/* Net check ns per operation of workload W in module reports A; NaN when none counted. */
+double rec_check_ns_per_op(const struct msw_workload *w, const struct acct *a);
 
 #endif

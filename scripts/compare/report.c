@@ -614,7 +614,7 @@ static void text_explained(void)
 	for (i = 0, any = 0; i < nres; i++)
 		if (res[i].ex.op && (i == 0 || res[i].ex.op != res[i - 1].ex.op))
 			say("%s%s%s = %s", any++ ? "; " : " ", res[i].ex.op->name,
-			    strchr(res[i].ex.op->name, '-') ? "N" : "", res[i].ex.op->what);
+			    res[i].ex.op->per_vmas ? "-N" : "", res[i].ex.op->what);
 	say(")\n");
 }
 

@@ -11,6 +11,7 @@
 #include "../../scripts/compare/layouts.c"
 #include "../../scripts/compare/records.c"
 #include "../../scripts/compare/seeds.c"
+#include "../../scripts/lib/workloads.c"
 #include "../../scripts/compare/explain.c"
 #include "../../scripts/compare/headline.c"
 #include "utap.h"

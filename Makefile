@@ -201,6 +201,7 @@ UNIT_LINK_test_stoprule := -lm
 UNIT_LINK_test_seeds := -lm
 UNIT_LINK_test_layouts := -lm
 UNIT_LINK_test_headline := -lm
+UNIT_LINK_test_workloads := -lm
 UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)

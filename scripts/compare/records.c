@@ -201,7 +201,7 @@ static void raw_at(const char *path, char *buf, size_t size)
 	buf[p == e ? n : 0] = '\0';
 }
 
-/* The boot's clock and seed (issue 20's records); absent: the wall clock, no seed. */
+/* The boot's clock and seed; absent: the wall clock, no seed. */
 static void clock_and_seed(struct record *r)
 {
 	str_at("clock", r->clock, sizeof(r->clock));

@@ -8,36 +8,31 @@
  *
  * The records are grouped by kernel release.  A is the pre-series kernel
  * (choose.h): --baseline or --a names it, else the one release named
- * preseries, else the first boot's, and then the report says so.  Boots
- * are the samples (one boot is not a measurement): each boot gives one
- * value per workload, the median of its runs.  Every figure is in the
- * records' clock's unit (clock.h: wall ns, or guest instructions on the
- * instruction clock); records of two clocks are refused.  Per workload:
- *   - without the module (the headline): median ops/s of A and B over
- *     boots, the delta of B against A, its 95 % bootstrap interval and the
- *     Mann-Whitney p; and where the same seeds were booted on both
- *     kernels, the same over seed pairs (seeds.h);
+ * preseries, else the first boot's, and then the report says so.  Every
+ * figure is in the records' clock's unit (clock.h: wall ns, or guest
+ * instructions on the instruction clock); records of two clocks are
+ * refused.  Per workload, in this order (report.h names the file of each):
+ *   - the headline (headline.h): mean ops/s over layouts without the
+ *     module, every run a layout of its own, B's delta against A and its
+ *     95 % Student's t interval over layouts and boots, and the account
+ *     against the gap over the same layouts, and over DIR/matched/'s
+ *     seeded layouts (the same on both kernels, so that what a layout
+ *     does to both cancels) where that folder holds records;
+ *   - over boots: each boot's median of its runs, the medians of A and B,
+ *     the 95 % bootstrap interval and the Mann-Whitney p; the same over
+ *     seed pairs where seeds were booted on both kernels (seeds.h);
  *   - the stop rule: each kernel's CV over boots and the boots each would
  *     need for +-1 and +-2 points (cmpstats.h, cmp_boots_needed);
  *   - the same with the module loaded, and what watching costs per
  *     operation on each kernel (with less without, paired in each boot);
  *   - the module's account per kernel and syscall;
- *   - the account against the gap (explain.h): (net checks A - net checks
- *     B) / (measured A - B) per operation and its 95 % interval, over boots
- *     and over seed pairs; over layouts from DIR/matched/ where it holds
- *     records (below).
- * DIR/matched/, where `mseal-compare vm --clock icount` puts it, holds
- * boots of the same kernels in seeded layouts, the same on both (mseal-bench
- * --layout N): the account against the gap over layouts is also taken over
- * them.  Over ASLR's unmatched layouts the gap of mmap1 is a difference of
- * two means that spread by 10 % a layout, and the account's interval
- * (0.14 to 4.00 once) says nothing; matched, what a layout does to both
- * kernels cancels (docs/comparison.md, "The account over matched
- * layouts").
+ *   - the account against the gap over boots (explain.h): (net checks A -
+ *     net checks B) / (measured A - B) per operation and its 95 % interval.
  * Warnings (warn.h) come first.  It writes DIR/summary.txt (also printed),
  * DIR/summary.json and the plots' data in DIR/plot-data/ (for
  * scripts/compare/plots.gp).  Exit status 2 when there are not two kernels
- * to compare (or a usage error), 1 when the records mix clocks.
+ * to compare (or a usage error), 1 when the records mix clocks or a file
+ * cannot be written.
  */
 #include <errno.h>
 #include <stdio.h>

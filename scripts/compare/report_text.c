@@ -343,12 +343,11 @@ static void explained_row(const struct report *rp, const struct explained *e, co
 }
 
 /*
- * The account against the gap (issue 20 item 3): per workload
+ * The account against the gap over boots: per workload
  *   (net check time per op of A - that of B) / (measured per-op time A - B)
- * with its 95 % interval.  The ratio explain.c computed all along is that
- * very figure (checks: the module's net check time per operation, median
- * over boots; measured: 1e9 / median ops/s of A less B's, without the
- * module), so it leads the section, the parts it is made of after it.
+ * with its 95 % interval (explain.h), then the parts it is made of
+ * (checks: the module's net check time per operation, median over boots;
+ * measured: 1e9 / median ops/s of A less B's, without the module).
  */
 static void text_explained(const struct report *rp)
 {

@@ -70,6 +70,9 @@ static void usage(void)
 	       "                        RECORD is default (mseal-compare record runs it) or -,\n"
 	       "                        KIND ops (one run) or vmas (a run per --vmas count) and\n"
 	       "                        WHAT what one operation is\n"
+	       "  --meta [KEY:s=STRING|KEY:n=NUMBER|KEY:j=JSON]... <RUNS, --meta-stamp FILE EPOCH\n"
+	       "                        write, or file at another time, the meta.json of a\n"
+	       "                        boot record (mseal-compare record, vm-record)\n"
 	       "  --help, --version\n"
 	       "A bad option is one line on stderr and exit 2; a failed run exit 1.\n"
 	       "workloads:\n");
@@ -320,6 +323,14 @@ int main(int argc, char **argv)
 	size_t i;
 	int c;
 
+	/* Not a run: the record's meta.json (meta.c), its own arguments. */
+	if (argc >= 2 && !strcmp(argv[1], "--meta"))
+		return bench_meta(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--meta-stamp")) {
+		if (argc != 4)
+			bad("--meta-stamp wants FILE EPOCH");
+		return bench_meta_stamp(argv[2], argv[3]);
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:s:w:h", lopts, NULL)) != -1) {
 		switch (c) {

@@ -19,7 +19,7 @@ static int paired(const struct record *recs, const int *idx, int n, const char *
 	int i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&recs[idx[i]], name);
+		const struct boot_wl *w = rec_wl(&recs[idx[i]], name);
 		double c;
 
 		if (!w || isnan(w->ops[0]))

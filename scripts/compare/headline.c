@@ -33,7 +33,7 @@ static void gather(const struct record *recs, const int *idx, int n, const char 
 
 	s->n = 0;
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&recs[idx[i]], wl);
+		const struct boot_wl *w = rec_wl(&recs[idx[i]], wl);
 
 		for (r = 0; w && r < w->nrun[0] && s->n < sizeof(s->ops) / sizeof(s->ops[0]); r++) {
 			s->ops[s->n] = w->run[0][r].ops;

@@ -49,7 +49,7 @@ double rec_check_ns_per_op(const struct msw_workload *w, const struct acct *a)
 	return net / n;
 }
 
-const struct boot_wl *record_wl(const struct record *r, const char *name)
+const struct boot_wl *rec_wl(const struct record *r, const char *name)
 {
 	int i;
 
@@ -355,7 +355,7 @@ static int by_time(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen)
+int rec_load(const char *dir, struct record *recs, int max, char *err, size_t errlen)
 {
 	struct dirent *e;
 	int n = 0;

@@ -73,10 +73,10 @@ struct record {
  * a record is still being written, are skipped), in time order (epoch,
  * then name).  Returns how many, or -1 with a reason in err.
  */
-int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen);
+int rec_load(const char *dir, struct record *recs, int max, char *err, size_t errlen);
 
 /* A record's workload NAME, or NULL. */
-const struct boot_wl *record_wl(const struct record *r, const char *name);
+const struct boot_wl *rec_wl(const struct record *r, const char *name);
 
 /* Index of syscall NAME in rec_syscalls, or -1. */
 int rec_syscall_index(const char *name);

@@ -111,7 +111,7 @@ static void load_matched(struct report *rp, char *warn, size_t len)
 	snprintf(path, sizeof(path), "%s/matched", rp->dir);
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
 		return;
-	n = records_load(path, rp->mrecs, REC_MAX, err, sizeof(err));
+	n = rec_load(path, rp->mrecs, REC_MAX, err, sizeof(err));
 	if (n < 0) {
 		snprintf(warn, len, "%s not used: %s", path, err);
 		return;
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 	}
 	if (!rp->dir)
 		usage();
-	rp->nrecs = records_load(rp->dir, rp->recs, REC_MAX, err, sizeof(err));
+	rp->nrecs = rec_load(rp->dir, rp->recs, REC_MAX, err, sizeof(err));
 	if (rp->nrecs < 0) {
 		fprintf(stderr, "mseal-compare report: %s\n", err);
 		return 2;
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 	if (choose_ab(rp->recs, rp->nrecs, ra, rb, &rp->c, err, sizeof(err)))
 		die(2, rp->dir, err);
 	split(rp);
-	rp->nwarn = compare_warnings(rp->recs, rp->ia, rp->na, rp->ib, rp->nb, rp->warn);
+	rp->nwarn = warn_compare(rp->recs, rp->ia, rp->na, rp->ib, rp->nb, rp->warn);
 	load_matched(rp, mwarn, sizeof(mwarn));
 	if (mwarn[0] && rp->nwarn < WARN_MAX)
 		snprintf(rp->warn[rp->nwarn++], WARN_LEN, "%s", mwarn);

@@ -17,7 +17,7 @@ static size_t values(const struct report *rp, const int *idx, int n, const char 
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&rp->recs[idx[i]], wl);
+		const struct boot_wl *w = rec_wl(&rp->recs[idx[i]], wl);
 
 		if (w && !isnan(w->ops[phase])) {
 			seed[k] = rp->recs[idx[i]].seed;
@@ -76,7 +76,7 @@ static void watch_cost(const struct report *rp, const int *idx, int n, const cha
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&rp->recs[idx[i]], wl);
+		const struct boot_wl *w = rec_wl(&rp->recs[idx[i]], wl);
 
 		if (!w || isnan(w->ops[0]) || isnan(w->ops[1]))
 			continue;

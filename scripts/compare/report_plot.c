@@ -42,7 +42,7 @@ void rep_plot(const struct report *rp)
 
 		for (s = 0; s < 2; s++) {
 			for (k = 0; k < ns[s]; k++) {
-				const struct boot_wl *w = record_wl(&rp->recs[sets[s][k]], r->name);
+				const struct boot_wl *w = rec_wl(&rp->recs[sets[s][k]], r->name);
 				double x = s + (ns[s] > 1 ? 0.3 * ((double)k / (ns[s] - 1) - 0.5) : 0);
 
 				if (w)

@@ -40,24 +40,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report.h"
+#include "report_state.h"
 #include "seeds.h"
-
-FILE *rep_open(const char *dir, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		/* A failure at run time (DIR not writable: another user's
-		 * plot-data/), not a usage error: exit 1 as README says. */
-		fprintf(stderr, "mseal-compare report: cannot write %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	return f;
-}
 
 static void usage(void)
 {

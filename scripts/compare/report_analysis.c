@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_state.h"
 #include "seeds.h"
 
 /* The values of workload WL in one phase over the boots idx[], and each one's seed. */

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "report.h"
+#include "report_state.h"
 
 /* JSON: numbers (NaN as null) and strings. */
 static void jnum(FILE *f, double v)

@@ -2,7 +2,7 @@
 /* The plots' data, DIR/plot-data/, which scripts/compare/plots.gp draws. */
 #include <sys/stat.h>
 
-#include "report.h"
+#include "report_state.h"
 
 /* A gnuplot string: double quotes, with " and \\ escaped. */
 static void gpstr(FILE *f, const char *s)

@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_state.h"
 
 /* summary.txt and stdout alike. */
 static void say(const struct report *rp, const char *fmt, ...)
@@ -86,8 +86,8 @@ static void account_table(const struct report *rp, const struct headline *(*h_of
 	}
 }
 
-static const struct headline *hl_main(const struct wl_result *r) { return &r->hl; }
-static const struct headline *hl_matched(const struct wl_result *r) { return &r->hl_matched; }
+static const struct headline *hl_of_main(const struct wl_result *r) { return &r->hl; }
+static const struct headline *hl_of_matched(const struct wl_result *r) { return &r->hl_matched; }
 
 /*
  * The account against the gap over the headline's layouts, then over
@@ -109,14 +109,14 @@ static void text_layout_account(const struct report *rp)
 	if (any) {
 		say(rp, "\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
 		    "(measured A - B) per operation, means over layouts; %s\n", rp->clk->unit);
-		account_table(rp, hl_main);
+		account_table(rp, hl_of_main);
 	}
 	if (anym) {
 		say(rp, "\nThe same over matched layouts (matched/: %d and %d boots of the same kernels in\n"
 		    "seeded layouts, mseal-bench --layout N, the same on both, so that what a layout does\n"
 		    "to both cancels; the brk heap and the stack not randomised), means over layouts\n",
 		    rp->mna, rp->mnb);
-		account_table(rp, hl_matched);
+		account_table(rp, hl_of_matched);
 	}
 }
 

@@ -10,10 +10,13 @@
  *   report_json.c      summary.json (rep_json)
  *   report_plot.c      DIR/plot-data/ for plots.gp (rep_plot)
  */
-#ifndef REPORT_H
-#define REPORT_H
+#ifndef REPORT_STATE_H
+#define REPORT_STATE_H
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../lib/cmpstats.h"
 #include "choose.h"
@@ -62,8 +65,23 @@ struct report {
 	FILE *txt;			/* summary.txt, while rep_text writes it */
 };
 
-/* DIR/NAME opened for writing; exits 1 (a failure at run time) when it cannot be. */
-FILE *rep_open(const char *dir, const char *name);
+/*
+ * DIR/NAME opened for writing.  A failure to is one at run time (DIR not
+ * writable: another user's plot-data/), not a usage error: exit 1.
+ */
+static inline FILE *rep_open(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "mseal-compare report: cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
 
 /* The workloads of A and B and every figure of each. */
 void rep_analyse(struct report *rp);
@@ -77,4 +95,4 @@ void rep_json(const struct report *rp);
 /* DIR/plot-data/: boots.dat, medians.dat, deltas.dat, vars.gp. */
 void rep_plot(const struct report *rp);
 
-#endif /* REPORT_H */
+#endif /* REPORT_STATE_H */

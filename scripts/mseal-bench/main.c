@@ -70,11 +70,12 @@ static void usage(void)
 	       "                        RECORD is default (mseal-compare record runs it) or -,\n"
 	       "                        KIND ops (one run) or vmas (a run per --vmas count) and\n"
 	       "                        WHAT what one operation is\n"
-	       "  --meta [KEY:s=STRING|KEY:n=NUMBER|KEY:j=JSON]... <RUNS, --meta-stamp FILE EPOCH\n"
-	       "                        write, or file at another time, the meta.json of a\n"
-	       "                        boot record (mseal-compare record, vm-record)\n"
 	       "  --help, --version\n"
 	       "A bad option is one line on stderr and exit 2; a failed run exit 1.\n"
+	       "mseal-compare record writes a boot record's meta.json with\n"
+	       "  mseal-bench --meta [KEY:s=STRING|KEY:n=NUMBER|KEY:j=JSON]... <RUNS\n"
+	       "and vm-record files a guest's at the host's time with\n"
+	       "  mseal-bench --meta-stamp FILE EPOCH\n"
 	       "workloads:\n");
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 		printf("  %-12s  %s\n", workloads[i]->name, workloads[i]->help);

@@ -99,13 +99,15 @@ dkms-remove:
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest
 GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
-GUEST_HDRS := $(wildcard tests/guest/*.h)
+GUEST_HDRS := $(wildcard tests/guest/*.h) scripts/lib/msjson.h
 # msjson.h from the guest's shell (tests/lib/msjson.c), for sh-only suites.
 GUEST_BINS += build/guest/msjson
 
-# The bench shares its quantiles with mseal-compare's statistics.
-BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c) scripts/compare/cmpstats.c
-BENCH_DEPS := $(BENCH_SRCS) scripts/mseal-bench/bench.h scripts/compare/cmpstats.h dkms.conf
+# The tools' shared library (scripts/lib): JSON reader, statistics, workloads.
+LIB_SRCS := $(wildcard scripts/lib/*.c)
+LIB_HDRS := $(wildcard scripts/lib/*.h)
+BENCH_SRCS := $(wildcard scripts/mseal-bench/*.c) $(LIB_SRCS)
+BENCH_DEPS := $(BENCH_SRCS) scripts/mseal-bench/bench.h $(LIB_HDRS) dkms.conf
 # The tools' --version: dkms.conf's, the one place it is written.
 VERSION_CFLAGS := -DMSEAL_STATS_VERSION='"$(DKMS_VERSION)"'
 # The user tools build without -Werror (a newer gcc or clang warns about
@@ -137,15 +139,15 @@ build/guest/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< -lpthread
 
-build/guest/msjson: tests/lib/msjson.c tests/guest/msjson.h
+build/guest/msjson: tests/lib/msjson.c scripts/lib/msjson.h
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
 # mseal-compare report: every statistic and conversion of a comparison, on the host.
-# Every C file of scripts/compare/, as scripts/compare/report builds it.
-REPORT_SRCS := $(wildcard scripts/compare/*.c)
+# Every C file of scripts/compare/ and scripts/lib/, as scripts/compare/report builds it.
+REPORT_SRCS := $(wildcard scripts/compare/*.c) $(LIB_SRCS)
 # Names and messages are cut to their buffers on purpose (snprintf).
-build/mseal-compare-report: $(REPORT_SRCS) $(wildcard scripts/compare/*.h) tests/guest/msjson.h
+build/mseal-compare-report: $(REPORT_SRCS) $(wildcard scripts/compare/*.h) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra $(WERROR) -Wno-unknown-warning-option -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
@@ -159,7 +161,7 @@ build/guest-arm64/%: tests/guest/%.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc $(GUEST_CFLAGS) -o $@ $< -lpthread
 
-build/guest-arm64/msjson: tests/lib/msjson.c tests/guest/msjson.h
+build/guest-arm64/msjson: tests/lib/msjson.c scripts/lib/msjson.h
 	@mkdir -p $(@D)
 	$(CROSS_ARM64)gcc $(GUEST_CFLAGS) -o $@ $<
 
@@ -169,9 +171,9 @@ build/guest-arm64/mseal-bench: $(BENCH_DEPS)
 
 # The node_exporter textfile collector: the module's JSON as Prometheus text.
 textfile: build/mseal-stats-textfile
-build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c tests/guest/msjson.h dkms.conf
+build/mseal-stats-textfile: scripts/prometheus/mseal-stats-textfile.c scripts/lib/msjson.h dkms.conf
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra $(WERROR) -D_GNU_SOURCE $(VERSION_CFLAGS) -Itests/guest -o $@ $<
+	$(CC) -O2 -Wall -Wextra $(WERROR) -D_GNU_SOURCE $(VERSION_CFLAGS) -o $@ $<
 
 # The collector and its systemd units, the service pointed at PREFIX's
 # binary and at node_exporter's textfile directory (Debian's by default).
@@ -187,9 +189,9 @@ textfile-install: build/mseal-stats-textfile
 	@echo "mseal-stats: now systemctl daemon-reload && systemctl enable --now mseal-stats-textfile.timer"
 
 # mseal-overhead's table of ratios.
-build/mseal-overhead-summary: testbed/overhead/summary.c scripts/compare/cmpstats.c scripts/compare/cmpstats.h
+build/mseal-overhead-summary: testbed/overhead/summary.c scripts/lib/cmpstats.c scripts/lib/cmpstats.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -Wextra -Werror -Iscripts/compare -o $@ testbed/overhead/summary.c scripts/compare/cmpstats.c -lm
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ testbed/overhead/summary.c scripts/lib/cmpstats.c -lm
 
 # -fno-sanitize-recover=all: a UBSan report ends the test with a non-zero
 # status (by default UBSan prints and goes on, and 05-unit would pass it).
@@ -202,11 +204,12 @@ UNIT_LINK_test_stoprule := -lm
 UNIT_LINK_test_seeds := -lm
 UNIT_LINK_test_layouts := -lm
 UNIT_LINK_test_headline := -lm
+UNIT_LINK_test_workloads := -lm
 UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)
 
-build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch]) Makefile
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch] scripts/lib/*.[ch]) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
 

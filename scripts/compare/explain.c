@@ -3,67 +3,28 @@
 #include <math.h>
 #include <string.h>
 
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
 #include "explain.h"
 #include "seeds.h"
 
 #define ROUNDS 10000
-
-/* One operation of each workload, as scripts/mseal-bench/wl_*.c makes it. */
-static const struct op_def ops[] = {
-	{ "mmap1", "munmap", 1, { "mmap", "munmap" }, "one mmap + one munmap" },
-	{ "pagemove", "mremap", 1, { "mremap" }, "one mremap" },
-	{ "mprotect", "mprotect", 2, { "mprotect" }, "two mprotect calls" },
-	{ "madvise", "madvise", 2, { "madvise" }, "two madvise calls" },
-	{ "munmap-vmas-", "munmap", 1, { "munmap" }, "one munmap of N VMAs" },
-};
-
-const struct op_def *explain_op(const char *name)
-{
-	size_t i, n;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		n = strlen(ops[i].name);
-		if (ops[i].name[n - 1] == '-' ? !strncmp(name, ops[i].name, n) : !strcmp(name, ops[i].name))
-			return &ops[i];
-	}
-	return NULL;
-}
-
-double explain_check_ns_per_op(const struct op_def *op, const struct acct *a)
-{
-	int c = rec_syscall_index(op->counted_by), i, s;
-	double n, net = 0;
-
-	if (c < 0 || !a->reports)
-		return NAN;
-	n = a->calls[c] / op->calls_per_op;
-	if (n <= 0)
-		return NAN;
-	for (i = 0; i < 3 && op->sys[i]; i++) {
-		s = rec_syscall_index(op->sys[i]);
-		if (s >= 0)
-			net += a->check_net_ns[s];
-	}
-	return net / n;
-}
 
 /*
  * A kernel's boots with both phases: ops/s without the module, check ns/op
  * with it, and the boot's seed.
  */
 static int paired(const struct record *recs, const int *idx, int n, const char *name,
-		  const struct op_def *op, double *ops, double *chk, long long *seed)
+		  const struct msw_workload *op, double *ops, double *chk, long long *seed)
 {
 	int i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&recs[idx[i]], name);
+		const struct boot_wl *w = rec_wl(&recs[idx[i]], name);
 		double c;
 
 		if (!w || isnan(w->ops[0]))
 			continue;
-		c = explain_check_ns_per_op(op, &w->acct);
+		c = rec_check_ns_per_op(op, &w->acct);
 		if (isnan(c))
 			continue;
 		ops[k] = w->ops[0];
@@ -124,7 +85,7 @@ void explain(const struct record *recs, const int *ia, int na, const int *ib, in
 	out->measured_ns = out->check_a = out->check_b = NAN;
 	out->ratio = out->lo = out->hi = NAN;
 	out->too_wide = 1;
-	out->op = explain_op(name);
+	out->op = msw_counted(name);
 	if (!out->op)
 		return;
 	ba.n = out->na = paired(recs, ia, na, name, out->op, ba.ops, ba.chk, ba.seed);

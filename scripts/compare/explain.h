@@ -9,19 +9,11 @@
 #ifndef EXPLAIN_H
 #define EXPLAIN_H
 
+#include "../lib/workloads.h"
 #include "records.h"
 
-/* What one operation of a workload is, in syscalls. */
-struct op_def {
-	const char *name;	/* the workload; with a trailing '-' a prefix (munmap-vmas-NNN) */
-	const char *counted_by;	/* the syscall that counts operations */
-	double calls_per_op;	/* of that syscall */
-	const char *sys[3];	/* the syscalls whose checks belong to the operation */
-	const char *what;	/* in words */
-};
-
 struct explained {
-	const struct op_def *op;	/* NULL: the workload's operation is not known */
+	const struct msw_workload *op;	/* NULL: the module does not count its operations */
 	int na, nb;			/* boots with both phases */
 	double measured_ns;		/* 1e9 / median ops/s of A less B, without the module */
 	double check_a, check_b;	/* median net check ns per operation, with it */
@@ -32,12 +24,6 @@ struct explained {
 		double ratio, lo, hi;
 	} by_seed;
 };
-
-/* The operation of workload NAME, or NULL. */
-const struct op_def *explain_op(const char *name);
-
-/* Net check ns per operation in a boot's module reports of op; NaN when none counted. */
-double explain_check_ns_per_op(const struct op_def *op, const struct acct *a);
 
 /*
  * The explanation of workload NAME over the boots ia[] of A and ib[] of B;

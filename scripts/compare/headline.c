@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cmpstats.h"
-#include "explain.h"
+#include "../lib/cmpstats.h"
+#include "../lib/workloads.h"
 #include "headline.h"
 
 /* One kernel's runs of a workload: without the module (ops) and with it (chk). */
@@ -33,7 +33,7 @@ static void gather(const struct record *recs, const int *idx, int n, const char 
 
 	s->n = 0;
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&recs[idx[i]], wl);
+		const struct boot_wl *w = rec_wl(&recs[idx[i]], wl);
 
 		for (r = 0; w && r < w->nrun[0] && s->n < sizeof(s->ops) / sizeof(s->ops[0]); r++) {
 			s->ops[s->n] = w->run[0][r].ops;
@@ -209,6 +209,6 @@ void headline(const struct record *recs, const int *ia, int na, const int *ib, i
 	}
 	lay_ratio(&(struct lay_side){ NULL, a.ops, a.boot, a.n },
 		  &(struct lay_side){ b.ops, NULL, b.boot, b.n }, h->paired, &h->delta);
-	if (explain_op(wl))
+	if (msw_counted(wl))
 		account(&a, &b, h->paired, h);
 }

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
 #include "layouts.h"
 
 /* Student's t, 97.5 % point, df 1 to 30 (any table of t; R's qt(0.975, df)). */

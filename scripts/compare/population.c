@@ -46,7 +46,7 @@ static void gather(const struct record *recs, const int *idx, int n, const char 
 	p->n = 0;
 	p->seeded = p->aslr = 1;
 	for (i = 0; i < n; i++) {
-		const struct boot_wl *w = record_wl(&recs[idx[i]], wl);
+		const struct boot_wl *w = rec_wl(&recs[idx[i]], wl);
 
 		for (r = 0; w && r < w->nrun[0] && p->n < POP_MAX_RUNS; r++) {
 			if (isnan(w->run[0][r].ops))
@@ -179,7 +179,7 @@ int population_check(const char *dir, const char *rel_a, const char *rel_b,
 	snprintf(path, sizeof(path), "%s/aslr", dir);
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
 		return 0;
-	n = records_load(path, arecs, REC_MAX, err, sizeof(err));
+	n = rec_load(path, arecs, REC_MAX, err, sizeof(err));
 	if (n < 0) {
 		say("\nThe population check: %s not used: %s\n", path, err);
 		return -1;

@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstats.h"
-#include "explain.h"
+#include "../lib/cmpstats.h"
+#include "../lib/msjson.h"
 #include "records.h"
-#include "../../tests/guest/msjson.h"
 
 const char *const rec_syscalls[REC_NSYS] = {
 	"mmap", "munmap", "mremap", "mprotect", "pkey_mprotect", "madvise",
@@ -32,7 +31,25 @@ int rec_syscall_index(const char *name)
 	return -1;
 }
 
-const struct boot_wl *record_wl(const struct record *r, const char *name)
+double rec_check_ns_per_op(const struct msw_workload *w, const struct acct *a)
+{
+	int c = rec_syscall_index(w->counted_by), i, s;
+	double n, net = 0;
+
+	if (c < 0 || !a->reports)
+		return NAN;
+	n = a->calls[c] / w->calls_per_op;
+	if (n <= 0)
+		return NAN;
+	for (i = 0; i < 3 && w->sys[i]; i++) {
+		s = rec_syscall_index(w->sys[i]);
+		if (s >= 0)
+			net += a->check_net_ns[s];
+	}
+	return net / n;
+}
+
+const struct boot_wl *rec_wl(const struct record *r, const char *name)
 {
 	int i;
 
@@ -184,7 +201,7 @@ static void raw_at(const char *path, char *buf, size_t size)
 	buf[p == e ? n : 0] = '\0';
 }
 
-/* The boot's clock and seed (issue 20's records); absent: the wall clock, no seed. */
+/* The boot's clock and seed; absent: the wall clock, no seed. */
 static void clock_and_seed(struct record *r)
 {
 	str_at("clock", r->clock, sizeof(r->clock));
@@ -319,8 +336,8 @@ static int load_one(const char *dir, const char *name, struct record *r, char *e
 				snprintf(err, errlen, "%s: %s is not a valid module report", name, runs[i].report);
 				return -1;
 			}
-			if (rv && explain_op(w->name))
-				rv->chk = explain_check_ns_per_op(explain_op(w->name), &one);
+			if (rv && msw_counted(w->name))
+				rv->chk = rec_check_ns_per_op(msw_counted(w->name), &one);
 		}
 	}
 	for (i = 0; i < r->nwl; i++)
@@ -338,7 +355,7 @@ static int by_time(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen)
+int rec_load(const char *dir, struct record *recs, int max, char *err, size_t errlen)
 {
 	struct dirent *e;
 	int n = 0;

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "../lib/workloads.h"
+
 #define REC_MAX 512	/* boot records in a folder */
 #define REC_MAX_WL 32	/* workloads in a record */
 #define REC_MAX_RUNS 64	/* runs of one workload in one phase of a boot */
@@ -71,12 +73,15 @@ struct record {
  * a record is still being written, are skipped), in time order (epoch,
  * then name).  Returns how many, or -1 with a reason in err.
  */
-int records_load(const char *dir, struct record *recs, int max, char *err, size_t errlen);
+int rec_load(const char *dir, struct record *recs, int max, char *err, size_t errlen);
 
 /* A record's workload NAME, or NULL. */
-const struct boot_wl *record_wl(const struct record *r, const char *name);
+const struct boot_wl *rec_wl(const struct record *r, const char *name);
 
 /* Index of syscall NAME in rec_syscalls, or -1. */
 int rec_syscall_index(const char *name);
+
+/* Net check ns per operation of workload W in module reports A; NaN when none counted. */
+double rec_check_ns_per_op(const struct msw_workload *w, const struct acct *a);
 
 #endif

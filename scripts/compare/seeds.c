@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cmpstats.h"
+#include "../lib/cmpstats.h"
 #include "seeds.h"
 
 static int by_value(const void *x, const void *y)

@@ -2,7 +2,7 @@
 /*
  * Boots paired by seed.  On the instruction clock a boot is a function of
  * its inputs, QEMU's -seed among them (the address-space layout the kernel
- * draws, which moves mmap1 by up to 25 %: issue 20).  When the same seeds
+ * draws, which moves mmap1 by up to 25 %).  When the same seeds
  * were booted on A and on B, a seed's A and B boots make a pair, and the
  * report resamples pairs rather than boots (cmpstats.h,
  * cmp_bootstrap_delta_paired): what a seed does to both kernels alike

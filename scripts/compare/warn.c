@@ -230,8 +230,8 @@ static void order(struct scan *s, int na, int nb)
 		    s->side[0], s->side[s->n - 1]);
 }
 
-int compare_warnings(const struct record *recs, const int *ia, int na, const int *ib, int nb,
-		     char out[WARN_MAX][WARN_LEN])
+int warn_compare(const struct record *recs, const int *ia, int na, const int *ib, int nb,
+		 char out[WARN_MAX][WARN_LEN])
 {
 	static struct scan s;
 

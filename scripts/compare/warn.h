@@ -21,17 +21,16 @@
  * this many runnable tasks per CPU.  At 0.5 half the CPUs were taken on
  * average over the minute before the runs, so a benchmark thread has even
  * odds of sharing its core, its caches or the package's power budget with
- * other work.  An idle machine sits near 0 (the test bed's guests: 0.00
- * in all 52 records of docs/results/comparison/cmp-6 and cmp-7), while a
- * boot's own start-up (one task at a time) stays below it on any machine
- * of two or more CPUs.  The 1-minute figure because it is the one about
+ * other work.  An idle machine sits near 0 (the test bed's guests start
+ * at 0.00), while a boot's own start-up (one task at a time) stays below
+ * it on any machine of two or more CPUs.  The 1-minute figure because it is the one about
  * the start; the 5- and 15-minute ones still carry the boot itself.
  */
 #define WARN_BUSY_PER_CPU 0.5
 
 /* The warnings for the boots ia[] of A and ib[] of B (in time order); how many. */
-int compare_warnings(const struct record *recs, const int *ia, int na, const int *ib, int nb,
-		     char out[WARN_MAX][WARN_LEN]);
+int warn_compare(const struct record *recs, const int *ia, int na, const int *ib, int nb,
+		 char out[WARN_MAX][WARN_LEN]);
 
 /* Per record, for summary.json's lists: each condition the warnings count. */
 int warn_busy(const struct record *r);

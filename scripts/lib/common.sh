@@ -96,3 +96,11 @@ ms_unlock() { flock -u "$MS_LOCK_FD"; }
 # the first line that is not a comment, so the text can grow without a line
 # count to keep in step) and exit with $1 (default 0).
 ms_usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit "${1:-0}"; }
+
+# mseal-bench for this host, made when missing or older than its sources
+# (make bench): the shell tools ask it for the registry of workloads
+# (mseal-bench --list), which record reads before it checks -w.
+ms_host_bench() {
+	make -s -C "$MS_ROOT" build/mseal-bench >&2 || ms_fail "cannot build mseal-bench (make bench)"
+	echo "$MS_ROOT/build/mseal-bench"
+}

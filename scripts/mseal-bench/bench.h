@@ -49,6 +49,10 @@ int bench_layout_apply(unsigned long long n, char **argv);
 int bench_layout_applied(unsigned long long *n, unsigned long long *rnd_pages);
 unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits);
 
+/* --meta and --meta-stamp (meta.c): a boot record's meta.json. */
+int bench_meta(int argc, char **argv);
+int bench_meta_stamp(const char *file, const char *epoch);
+
 /* Summary statistics of n samples (sorted in place). */
 struct bench_summary {
 	double median, min, max, q1, q3;

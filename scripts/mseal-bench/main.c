@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/workloads.h"
 #include "bench.h"
 
 #define MAX_TASKS 256
@@ -65,8 +66,16 @@ static void usage(void)
 	       "                        address-space layouts drawn as ASLR draws them, the same\n"
 	       "                        on every kernel (default 0: the kernel's own layout)\n"
 	       "  --json                print a JSON summary after the per-second lines\n"
+	       "  --list                the workloads, one a line: NAME RECORD KIND WHAT, where\n"
+	       "                        RECORD is default (mseal-compare record runs it) or -,\n"
+	       "                        KIND ops (one run) or vmas (a run per --vmas count) and\n"
+	       "                        WHAT what one operation is\n"
 	       "  --help, --version\n"
 	       "A bad option is one line on stderr and exit 2; a failed run exit 1.\n"
+	       "mseal-compare record writes a boot record's meta.json with\n"
+	       "  mseal-bench --meta [KEY:s=STRING|KEY:n=NUMBER|KEY:j=JSON]... <RUNS\n"
+	       "and vm-record files a guest's at the host's time with\n"
+	       "  mseal-bench --meta-stamp FILE EPOCH\n"
 	       "workloads:\n");
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
 		printf("  %-12s  %s\n", workloads[i]->name, workloads[i]->help);
@@ -302,6 +311,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "vmas", required_argument, NULL, 'v' },
 		{ "layout", required_argument, NULL, 'L' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -314,6 +324,14 @@ int main(int argc, char **argv)
 	size_t i;
 	int c;
 
+	/* Not a run: the record's meta.json (meta.c), its own arguments. */
+	if (argc >= 2 && !strcmp(argv[1], "--meta"))
+		return bench_meta(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--meta-stamp")) {
+		if (argc != 4)
+			bad("--meta-stamp wants FILE EPOCH");
+		return bench_meta_stamp(argv[2], argv[3]);
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:s:w:h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -325,6 +343,7 @@ int main(int argc, char **argv)
 		case 'v': o.vmas = value(optarg); break;
 		case 'L': layout = parse_layout(value(optarg)); break;
 		case 'h': usage(); return 0;
+		case 'l': msw_print_list(stdout); return 0;
 		case 'V': printf("mseal-bench %s\n", MSEAL_STATS_VERSION); return 0;
 		case ':': bad("%s wants a value", argv[optind - 1]);
 		default:

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "../compare/cmpstats.h"
+#include "../lib/cmpstats.h"
 
 size_t bench_page_size(void)
 {

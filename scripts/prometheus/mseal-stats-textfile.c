@@ -20,15 +20,14 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "msjson.h"
+#include "../lib/msjson.h"
 
 #define DEFAULT_REPORT "/sys/kernel/debug/mseal_stats.json"
 /*
  * The buckets written: 39 finite bounds, up to 2^39 - 1 ns (9 minutes), and
  * +Inf, which holds every bucket from 39 up, however many the report has
- * (module/cell.h: 40 until 2026-12, 64 since; the exposition keeps its
- * series, and a longer histogram never makes the collector refuse the
- * whole report).
+ * (module/cell.h's count may grow: the exposition keeps its series, and a
+ * longer histogram never makes the collector refuse the whole report).
  */
 #define HIST_OUT 40
 

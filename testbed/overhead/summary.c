@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmpstats.h"
+#include "../../scripts/lib/cmpstats.h"
 
 #define MAX_RUNS	8192
 #define MAX_NAMES	64

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "msjson.h"
+#include "../../scripts/lib/msjson.h"
 
 #define MS_TEXT		"/sys/kernel/debug/mseal_stats"
 #define MS_JSON		"/sys/kernel/debug/mseal_stats.json"

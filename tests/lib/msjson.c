@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * msjson: tests/guest/msjson.h for the guest's shell, where a suite's guest
+ * msjson: scripts/lib/msjson.h for the guest's shell, where a suite's guest
  * side is a sh script (46-module-lockdown).  Built static into build/guest/
  * (make guest), so it is in every guest's PATH.
  *
@@ -12,7 +12,7 @@
  * Exit status: 0 valid (and every PATH found), 1 not valid or a PATH
  * missing (said on stderr), 2 usage or FILE unreadable.
  */
-#include "../guest/msjson.h"
+#include "../../scripts/lib/msjson.h"
 
 int main(int argc, char **argv)
 {

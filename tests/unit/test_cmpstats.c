@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "utap.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))

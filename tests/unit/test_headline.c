@@ -7,10 +7,11 @@
  */
 #include <math.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "../../scripts/compare/layouts.c"
 #include "../../scripts/compare/records.c"
 #include "../../scripts/compare/seeds.c"
+#include "../../scripts/lib/workloads.c"
 #include "../../scripts/compare/explain.c"
 #include "../../scripts/compare/headline.c"
 #include "utap.h"

@@ -19,7 +19,7 @@
  */
 #include <math.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "../../scripts/compare/layouts.c"
 #include "utap.h"
 

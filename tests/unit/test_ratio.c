@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the explained ratio and its bootstrap interval
- * (scripts/compare/cmpstats.c: cmp_explained_ratio, cmp_bootstrap_ratio).
+ * (scripts/lib/cmpstats.c: cmp_explained_ratio, cmp_bootstrap_ratio).
  *
  * The reference values are computed independently, by exhaustive
  * enumeration rather than by resampling: with n boots on a side there are
@@ -53,7 +53,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "utap.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))

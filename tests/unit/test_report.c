@@ -16,7 +16,7 @@
 #include "names.c"
 #include "report.c"
 #include "report_text.c"
-#include "../guest/msjson.h"
+#include "../../scripts/lib/msjson.h"
 #include "utap.h"
 
 static struct ms_table t;

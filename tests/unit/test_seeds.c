@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "../../scripts/compare/seeds.c"
 #include "utap.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the stop rule (scripts/compare/cmpstats.c: cmp_cv_pct,
+ * Unit tests of the stop rule (scripts/lib/cmpstats.c: cmp_cv_pct,
  * cmp_halfwidth_pct, cmp_boots_needed): the boots of each kernel that make
  * the headline's 95 % interval +-h points at the spread seen.
  *
@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../scripts/compare/cmpstats.c"
+#include "../../scripts/lib/cmpstats.c"
 #include "utap.h"
 
 static int close_to(double got, double want, double tol)

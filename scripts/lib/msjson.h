@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * msjson.h - a small JSON reader for the tests: validate a document, and
- * look values up by a dotted path ("syscalls.munmap.count", "probes.3.name";
- * a number selects an array element).  No allocation: it walks the text.
+ * msjson.h - a small JSON reader for the tools and the tests: validate a
+ * document, and look values up by a dotted path ("syscalls.munmap.count",
+ * "probes.3.name"; a number selects an array element).  No allocation: it
+ * walks the text.
  */
 #ifndef MSJSON_H
 #define MSJSON_H

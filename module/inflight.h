@@ -61,6 +61,15 @@ struct ms_inflight {
 	struct ms_inflight_slot *slot;
 	unsigned int bits;	/* 1 << bits slots */
 	unsigned int shift;	/* 64 - bits: the hash's, kept, not computed per call */
+	/*
+	 * Slots claimed past their owner's home slot, or more, never fewer:
+	 * up before such a claim is visible, down when its owner frees it.
+	 * While it is 0 a look-up that misses the home slot is done: a task
+	 * with no slot (one the filter keeps out, a sys_exit whose sys_enter
+	 * was not seen) pays one line, not the window.  Shared, but written
+	 * only on a collision.
+	 */
+	atomic_long_t window;
 };
 
 /* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
@@ -70,6 +79,7 @@ static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inf
 	f->slot = slot;
 	f->bits = bits;
 	f->shift = 64 - bits;
+	atomic_long_set(&f->window, 0);
 }
 
 /*
@@ -107,11 +117,14 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct 
 		if (READ_ONCE(s->owner) == owner)
 			return s;
 	}
+	/* Counted before the claim: the count is never below the slots. */
+	atomic_long_inc(&f->window);
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, owner))
 			return s;
 	}
+	atomic_long_dec(&f->window);
 	return NULL;
 }
 
@@ -212,6 +225,8 @@ static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_infli
 	if (likely(READ_ONCE(s->owner) == owner &&
 		   (READ_ONCE(s->birth) & ~MS_INFLIGHT_BIRTH_MARK) == birth))
 		return s;
+	if (likely(!atomic_long_read(&f->window)))
+		return NULL;
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
 		if (READ_ONCE(s->owner) == owner &&
@@ -219,6 +234,19 @@ static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_infli
 			return s;
 	}
 	return NULL;
+}
+
+/*
+ * Free OWNER's slot S.  The release orders the owner's reads of the slot
+ * before the next owner's writes; a slot past the home slot leaves the
+ * window's count.
+ */
+static __always_inline void ms_inflight_free(struct ms_inflight *f, const void *owner,
+					     struct ms_inflight_slot *s)
+{
+	if (s != ms_inflight_home_slot(f, owner))
+		atomic_long_dec(&f->window);
+	smp_store_release(&s->owner, NULL);
 }
 
 /*
@@ -234,8 +262,20 @@ static __always_inline bool ms_inflight_take(struct ms_inflight *f, const void *
 		return false;
 	*t0 = s->t0;
 	*cell = s->cell;
-	smp_store_release(&s->owner, NULL);
+	ms_inflight_free(f, owner, s);
 	return true;
+}
+
+/* Slots claimed now (the report; a scan of the whole table). */
+static inline unsigned long ms_inflight_claimed(const struct ms_inflight *f)
+{
+	unsigned long i, n = 0;
+
+	if (!f->slot)
+		return 0;
+	for (i = 0; i < 1UL << f->bits; i++)
+		n += READ_ONCE(f->slot[i].owner) != NULL;
+	return n;
 }
 
 /* The cell OWNER's syscall in flight is charged to, without taking it. */

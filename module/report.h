@@ -31,9 +31,10 @@ struct ms_report_probe {
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
  * "calibration" (per backend) to the unnumbered first one; 3 adds
- * "since_reset_ns"; 4 adds "clock".  Fields are only ever added.
+ * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight".  Fields
+ * are only ever added.
  */
-#define MS_REPORT_SCHEMA	4
+#define MS_REPORT_SCHEMA	5
 
 /* The text report's lines are at most this wide (tests/unit/test_report.c). */
 #define MS_REPORT_COLS		100
@@ -61,6 +62,7 @@ struct ms_report {
 	const char *backend;		/* checks: "direct" or "kretprobe" */
 	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
+	u64 sys_in_flight;		/* tracepoint side: slots claimed now */
 	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */
 	bool chk_need_kprobes;		/* some check probe is a kretprobe */
 	bool sys_need_kprobes;		/* some syscall probe is a kretprobe */

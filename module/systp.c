@@ -192,25 +192,36 @@ NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
 /*
  * A sys_exit past the fast path: T1 is its end read with the counter, or
- * 0 when the counter is not in force.  The fallback clock's end is read
- * first, before the look-up, as the counter's is on the fast path; a
- * start read with the counter (the kernel gave it up since) ends with the
- * counter, so that no call is measured with two clocks.  A sys_exit with
- * no slot (its sys_enter not seen: the first syscalls after the
- * registration, one a seccomp filter refused before the tracepoint,
- * PTRACE_SYSEMU) scans the whole window before it says so: correct, and
- * nothing cheaper tells those apart from a slot in the window.
+ * 0 when no clock was read yet (a filter set, or the fallback clock).
+ * A task the filter lets in reads its end first, before the look-up, as
+ * the fast path does.  One it keeps out reads no clock and looks for a
+ * slot all the same, since the filter may have changed since its
+ * sys_enter: it normally has none, and the look-up stops at the home slot
+ * unless some slot past a home slot is claimed (inflight.h), so it pays
+ * what its sys_enter paid.  A start read with the counter ends with the
+ * counter, one read with the fallback clock with that clock: no call is
+ * measured with two clocks.
  */
 static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {
-	u64 tl = t1 ? 0 : ktime_get_mono_fast_ns();
+	struct ms_inflight_slot *s;
 	unsigned int cell;
-	u64 t0;
+	u64 tl = 0, t0;
 
-	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
+	if (!t1 && ms_filter_pass()) {
+		if (ms_clock_is_counter())
+			t1 = ms_counter_read();
+		else
+			tl = ktime_get_mono_fast_ns();
+	}
+	s = ms_inflight_find(&ms_tp_inflight, current, ms_task_birth(current));
+	if (!s)
 		return;
+	cell = s->cell;
+	t0 = s->t0;
+	ms_inflight_free(&ms_tp_inflight, current, s);
 	if (cell & MS_CLOCK_LOCAL)
-		t1 = tl ? tl : ktime_get_mono_fast_ns();
+		t1 = tl ?: ktime_get_mono_fast_ns();
 	else if (!t1)
 		t1 = ms_counter_read();
 	ms_stats_record_syscall(cell & ~MS_CLOCK_LOCAL, ms_clock_ns(t0, t1, cell), ret);
@@ -218,11 +229,11 @@ static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
 
 /*
- * No filter test here: a task the filter let in at sys_enter must get its
- * slot back even if the filter changed since; one that it kept out has no
- * slot, and the look-up says so.  The clock first, then the look-up (on
- * the slow path too): only the test of the syscall number comes before
- * it, which keeps the clock read off every syscall we do not track.  RET
+ * With a filter set, the slow path: it reads the clock only for a task the
+ * filter lets in, and gives back the slot of one it let in at sys_enter
+ * and keeps out now.  Else the clock first, then the look-up: only the
+ * test of the syscall number comes before it, which keeps the clock read
+ * off every syscall we do not track.  RET
  * is the value the syscall left in the registers (syscall_exit_work()
  * reads it for the tracepoint); this probe runs first (ms_tp_register()),
  * so no other probe has been there before it.
@@ -235,9 +246,9 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	/* Nothing of what follows hoisted above the test (GCC moved two loads). */
+	/* Nothing of what follows hoisted above the test. */
 	barrier();
-	if (unlikely(!ms_clock_is_counter())) {
+	if (unlikely(ms_filter_set() || !ms_clock_is_counter())) {
 		ms_tp_sys_exit_slow(ret, 0);
 		return;
 	}
@@ -252,6 +263,7 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 		goto slow;
 	cell = s->cell;
 	t0 = s->t0;
+	/* A home slot, or calibration's (whose count then only stays up). */
 	smp_store_release(&s->owner, NULL);
 	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
 	return;
@@ -277,6 +289,11 @@ notrace int ms_systp_row_window(void)
 	return cell & ~MS_CLOCK_LOCAL;
 }
 NOKPROBE_SYMBOL(ms_systp_row_window);
+
+unsigned long ms_systp_in_flight(void)
+{
+	return ms_systp_counting() ? ms_inflight_claimed(&ms_tp_inflight) : 0;
+}
 
 /* The compiler checks our probes against the kernel's own prototypes. */
 static void __maybe_unused ms_tp_check_prototypes(void)
@@ -484,6 +501,11 @@ DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
 int ms_systp_row_window(void)
 {
 	return MS_OTHER;
+}
+
+unsigned long ms_systp_in_flight(void)
+{
+	return 0;
 }
 
 bool ms_systp_calib_begin(void)

@@ -169,7 +169,7 @@ static void test_text(const struct ms_report *r)
 {
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
-	LINE(out, "version: 0.1 (JSON schema 4)");
+	LINE(out, "version: 0.1 (JSON schema 5)");
 	LINE(out, "since load or reset: 3723.456 s (1:02:03)");
 	LINE(out, "mseal supported: yes");
 	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
@@ -339,7 +339,7 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
 	utap_eq_str(msj_str(out, "version", s, sizeof(s)), "0.1", "json: version");
-	utap_eq_u64(msj_int(out, "schema", -1), 4, "json: schema");
+	utap_eq_u64(msj_int(out, "schema", -1), 5, "json: schema");
 	utap_eq_u64(msj_int(out, "since_reset_ns", -1), 3723456789012ULL, "json: since_reset_ns");
 	utap_eq_u64(msj_int(out, "syscalls.mremap.count", -1), 0, "json: an attached syscall with no calls is kept");
 	utap_eq_u64(msj_int(out, "syscalls.mprotect.ns.hist.12", -1), 1, "json: mprotect's whole histogram");

@@ -42,6 +42,8 @@ struct ms_backend_ops {
 	const char *name;
 	/* What a kernel needs for it, for the message when it has not. */
 	const char *requires;
+	/* What a syscall's time covers on it, for the report. */
+	const char *span;
 	/* Its probes stop firing while kprobes are disabled (kprobes/enabled 0). */
 	bool needs_kprobes;
 	/*

@@ -133,6 +133,7 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->backend = ms_backend_checks()->name;
 	r->syscall_backend = sys ? sys->name : "off";
 	r->syscalls_probed = sys != NULL;
+	r->syscall_span = sys ? sys->span : NULL;
 	r->sys_in_flight = ms_systp_in_flight();
 	r->kprobes_enabled = ms_kprobes_enabled();
 	r->locked_down = ms_locked_down();

@@ -103,6 +103,7 @@ static unsigned long ms_rp_missed(const struct ms_target *t)
 
 const struct ms_backend_ops ms_kretprobe_ops = {
 	.name = "kretprobe",
+	.span = "the entry function " MS_SYSCALL_PREFIX "NAME",
 	.wraps_calls = true,
 	.requires = "CONFIG_KRETPROBES",
 	.needs_kprobes = true,

@@ -4,7 +4,7 @@
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
  *                         [backend=auto|direct|kretprobe]
- *                         [syscall_backend=auto|tracepoint|kretprobe]
+ *                         [syscall_backend=auto|direct|tracepoint|kretprobe]
  *                         [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON

@@ -122,6 +122,8 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->syscalls_probed ? r->syscall_backend : "off");
 	ms_buf_printf(b, ",\n  \"syscalls_probed\": %s",
 		      r->syscalls_probed ? "true" : "false");
+	ms_buf_puts(b, ",\n  \"syscall_span\": ");
+	ms_buf_json_string(b, r->syscalls_probed && r->syscall_span ? r->syscall_span : "");
 	ms_buf_printf(b, ",\n  \"syscalls_in_flight\": %llu", r->sys_in_flight);
 	ms_buf_printf(b, ",\n  \"kprobes_enabled\": %s",
 		      r->kprobes_enabled ? "true" : "false");

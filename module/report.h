@@ -31,7 +31,7 @@ struct ms_report_probe {
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
  * "calibration" (per backend) to the unnumbered first one; 3 adds
- * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight".  Fields
+ * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight" and "syscall_span".  Fields
  * are only ever added.
  */
 #define MS_REPORT_SCHEMA	5
@@ -60,7 +60,8 @@ struct ms_report {
 	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */
-	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
+	const char *syscall_backend;	/* "direct", "tracepoint" or "kretprobe" */
+	const char *syscall_span;	/* what a syscall's time covers (backend.h) */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
 	u64 sys_in_flight;		/* tracepoint side: slots claimed now */
 	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */

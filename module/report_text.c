@@ -346,9 +346,9 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, ", %s\n", r->syscalls_probed ? "syscalls and checks probed" :
 		      "checks only (syscalls=0)");
 	if (r->syscalls_probed)
-		ms_buf_printf(b, "syscall backend: %s%s\n", r->syscall_backend,
-			      strcmp(r->syscall_backend, "tracepoint") ? "" :
-			      " (raw_syscalls sys_enter to sys_exit)");
+		ms_buf_printf(b, "syscall backend: %s%s%s%s\n", r->syscall_backend,
+			      r->syscall_span ? " (" : "", r->syscall_span ?: "",
+			      r->syscall_span ? ")" : "");
 	if (r->kprobes_enabled)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else

@@ -521,6 +521,7 @@ void ms_systp_calib_end(void)
 
 const struct ms_backend_ops ms_tracepoint_ops = {
 	.name = "tracepoint",
+	.span = "raw_syscalls sys_enter to sys_exit",
 	.requires = "the raw_syscalls sys_enter and sys_exit tracepoints (CONFIG_HAVE_SYSCALL_TRACEPOINTS, CONFIG_TRACEPOINTS)",
 	.available = ms_tp_available,
 	.attach = ms_tp_attach,

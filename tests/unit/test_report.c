@@ -448,9 +448,18 @@ static void test_kprobes_off(const struct ms_report *r)
 	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
 
 	z.syscall_backend = "tracepoint";
+	z.syscall_span = "raw_syscalls sys_enter to sys_exit";
 	z.sys_need_kprobes = false;
 	render(&z, false);
 	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
+	render(&z, true);
+	{
+		char s[64];
+
+		utap_eq_str(msj_str(out, "syscall_span", s, sizeof(s)),
+			    "raw_syscalls sys_enter to sys_exit", "json: syscall_span");
+	}
+	render(&z, false);
 	BLOCK(out, "kprobes warning: the checks are not counted until 1 is written there", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
 	      "  the checks are not counted until 1 is written there (the syscalls are)");
 	z.chk_need_kprobes = false;
@@ -685,7 +694,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(223);	/* render(): one check per call, two for text */
+	utap_plan(227);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

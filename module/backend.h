@@ -75,6 +75,9 @@ extern const struct ms_backend_ops ms_kretprobe_ops;
 extern const struct ms_backend_ops ms_direct_ops;
 extern const struct ms_backend_ops ms_tracepoint_ops;
 
+/* kretprobe.c: the parameter maxactive as set at load (0: automatic), resolved. */
+int ms_maxactive(void);
+
 /* backend.c: the backends the parameters chose, once resolved. */
 int ms_backend_resolve(void);
 const struct ms_backend_ops *ms_backend_checks(void);

@@ -115,6 +115,7 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->clocksource);
 	ms_buf_puts(b, ",\n  \"clock\": ");
 	ms_buf_json_string(b, r->clock);
+	ms_buf_printf(b, ",\n  \"clock_backwards\": %llu", r->clock_backwards);
 	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
 		      r->mseal_supported ? "true" : "false");
 	ms_buf_json_string(b, r->backend);

@@ -31,8 +31,8 @@ struct ms_report_probe {
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
  * "calibration" (per backend) to the unnumbered first one; 3 adds
- * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight" and "syscall_span".  Fields
- * are only ever added.
+ * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight",
+ * "syscall_span" and "clock_backwards".  Fields are only ever added.
  */
 #define MS_REPORT_SCHEMA	5
 
@@ -57,6 +57,7 @@ struct ms_report {
 	const char *clocksource;	/* the kernel's current one */
 	const char *clock;		/* what timed these figures (clock.h) */
 	bool clock_switched;		/* two clocks in these figures */
+	u64 clock_backwards;		/* calls timed 0 because the clock went back */
 	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */
@@ -76,7 +77,7 @@ struct ms_report {
 	u64 chk_inner[MS_NCHK];
 	u64 chk_outer[MS_NCHK];
 	bool chk_uncalibrated[MS_NCHK];
-	/* From each syscall: its own probe's share (0: the tracepoints, whose cost lies outside). */
+	/* From each syscall: its own probe's share (0: the tracepoints, outside the time). */
 	u64 sys_inner;
 	struct ms_report_calib calib[MS_REPORT_NCALIB];
 	unsigned int ncalib;

@@ -452,7 +452,14 @@ static void test_kprobes_off(const struct ms_report *r)
 	z.sys_need_kprobes = false;
 	render(&z, false);
 	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
+	z.clock_backwards = 3;
+	render(&z, false);
+	BLOCK(out, "clock went back: a warning with the count",
+	      "warning: 3 calls since load ended before they began on the clock (a task moved\n"
+	      "  between CPUs whose counters disagree): each counted, timed as 0 ns");
 	render(&z, true);
+	utap_eq_u64(msj_int(out, "clock_backwards", -1), 3, "json: clock_backwards");
+	z.clock_backwards = 0;
 	{
 		char s[64];
 
@@ -694,7 +701,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(227);	/* render(): one check per call, two for text */
+	utap_plan(231);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

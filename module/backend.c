@@ -7,9 +7,8 @@
  *   syscalls=1|0                    (default 1; 0: checks only)
  *
  * backend is for the checks, syscall_backend for the syscalls.  auto is the
- * first of each list below that the kernel has; the order is the
- * benchmark's (testbed/mseal-overhead, docs/overhead.md: the slowdown of
- * mseal-bench against no instrument, interleaved rounds under QEMU TCG):
+ * first of each list below that the kernel has, cheapest first
+ * (testbed/mseal-overhead, docs/overhead.md):
  *
  *   checks     direct      an ftrace direct call to our trampoline that
  *                          calls the check itself (direct.c): no int3, no
@@ -55,6 +54,7 @@ struct ms_backend_param {
 static const struct ms_backend_ops *const ms_chk_choices[] = {
 	&ms_direct_ops, &ms_kretprobe_ops,
 };
+
 static const struct ms_backend_ops *const ms_sys_choices[] = {
 	&ms_direct_ops, &ms_tracepoint_ops, &ms_kretprobe_ops,
 };
@@ -62,9 +62,11 @@ static const struct ms_backend_ops *const ms_sys_choices[] = {
 static struct ms_backend_param ms_chk_param = {
 	"backend", ms_chk_choices, ARRAY_SIZE(ms_chk_choices),
 };
+
 static struct ms_backend_param ms_sys_param = {
 	"syscall_backend", ms_sys_choices, ARRAY_SIZE(ms_sys_choices),
 };
+
 static bool ms_syscalls_param = true;
 
 static int ms_backend_set(const char *val, const struct kernel_param *kp)

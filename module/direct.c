@@ -28,14 +28,19 @@
  *      slot's count can only go down, so its sum over CPUs read as 0
  *      means every such call is back.  Per slot, not one for all: the
  *      slots that stay attached keep counting, and a sum over them would
- *      seldom read 0 on a busy machine (calibrate, which detaches only its
- *      own slot, used to wait for that with the command lock held);
+ *      seldom read 0 on a busy machine;
  *   3. synchronize_rcu_tasks() again: a task that has counted itself out
  *      may still be on the trampoline's last instructions; they do not
  *      sleep, so once it has switched voluntarily it is out;
  * and only then are the slots and probes freed; the text goes with the
  * module after ms_plan_detach() returns.  (Without TASKS_RCU the kernel
  * does not preempt, and synchronize_rcu_tasks() is synchronize_rcu().)
+ *
+ * One ftrace_ops per target, not one for all: an ops has one direct
+ * address for all its functions, and a slot's own trampoline is what
+ * tells the entry its target without a look-up on every call.  So each
+ * ops's unregistration waits for its own rcu_tasks grace periods at
+ * unload, on top of the two above.
  *
  * What a trampoline can call: a function whose arguments are all in
  * registers (six on x86_64, eight on arm64: stack arguments would be read
@@ -65,7 +70,8 @@
 #if MS_HAVE_DIRECT_TRAMP
 
 static_assert(MS_DIRECT_NSLOTS == MS_NTARGETS + 1, "a direct slot per target and calibration");
-static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE, "struct ms_inst fits the trampoline frame");
+static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE,
+	      "struct ms_inst fits the trampoline frame");
 
 /* A slot's probe; the entry reads KIND and INDEX, on the probe's first line. */
 struct ms_direct_probe {
@@ -87,6 +93,7 @@ static struct ms_direct_probe ms_direct_none = { .kind = MS_KIND_NONE };
 static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS] = {
 	[0 ... MS_DIRECT_NSLOTS - 1] = &ms_direct_none,
 };
+
 /* Timed calls in flight, per slot (see the top, step 2). */
 static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
 

@@ -74,7 +74,7 @@ struct ms_inflight {
 
 /* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
 static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
-				   unsigned int bits)
+					    unsigned int bits)
 {
 	f->slot = slot;
 	f->bits = bits;
@@ -87,27 +87,27 @@ static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inf
  * unsigned long, so that indexing needs no zero-extension.
  */
 static __always_inline unsigned long ms_inflight_home(const struct ms_inflight *f,
-					     const void *owner)
+						      const void *owner)
 {
 	return ((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >> f->shift;
 }
 
 /* OWNER's home slot: the hash is below the table's size, no mask needed. */
 static __always_inline struct ms_inflight_slot *ms_inflight_home_slot(struct ms_inflight *f,
-							     const void *owner)
+								      const void *owner)
 {
 	return &f->slot[ms_inflight_home(f, owner)];
 }
 
 static __always_inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
-						      const void *owner, unsigned int i)
+							       const void *owner, unsigned int i)
 {
 	return &f->slot[(ms_inflight_home(f, owner) + i) & ((1U << f->bits) - 1)];
 }
 
 /* The window scan of ms_inflight_claim(), past a home slot that is taken. */
 static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflight *f,
-								const void *owner)
+									 const void *owner)
 {
 	struct ms_inflight_slot *s;
 	unsigned int i;
@@ -142,7 +142,7 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct 
  * home slot first, and a claim in the window takes the one it holds.
  */
 static __always_inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
-							 const void *owner, u64 birth,
+								  const void *owner, u64 birth,
 							 unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
@@ -166,8 +166,8 @@ claimed:
  * false (the caller then takes the whole ms_inflight_claim()).  A bool,
  * not a pointer that could be NULL: the caller needs no NULL test.
  */
-static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner, u64 birth,
-					  struct ms_inflight_slot **sp)
+static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner,
+						   u64 birth, struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	const void *o = READ_ONCE(s->owner);
@@ -192,8 +192,8 @@ static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const 
  * if it holds OWNER (born BIRTH) unmarked; else false (the caller then
  * takes the whole look-up, which finds a marked slot too).
  */
-static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
-					 struct ms_inflight_slot **sp)
+static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner,
+						  u64 birth, struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 
@@ -203,13 +203,13 @@ static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const v
 
 /* Claim and fill in one step, T0 known beforehand (the unit tests). */
 static __always_inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
-				   u64 birth, u64 t0, unsigned int cell)
+					    u64 birth, u64 t0, unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_claim(f, owner, birth, cell);
 
 	if (s)
 		s->t0 = t0;
-	return s != NULL;
+	return s;
 }
 
 /*
@@ -217,7 +217,7 @@ static __always_inline bool ms_inflight_put(struct ms_inflight *f, const void *o
  * the window.
  */
 static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
-							const void *owner, u64 birth)
+								 const void *owner, u64 birth)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	unsigned int i;
@@ -254,7 +254,7 @@ static __always_inline void ms_inflight_free(struct ms_inflight *f, const void *
  * (its sys_enter came before the probes, or was a miss).
  */
 static __always_inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
-				    u64 birth, u64 *t0, unsigned int *cell)
+					     u64 birth, u64 *t0, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
 
@@ -280,7 +280,7 @@ static inline unsigned long ms_inflight_claimed(const struct ms_inflight *f)
 
 /* The cell OWNER's syscall in flight is charged to, without taking it. */
 static __always_inline bool ms_inflight_peek(struct ms_inflight *f, const void *owner,
-				    u64 birth, unsigned int *cell)
+					     u64 birth, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
 

@@ -57,7 +57,7 @@ static void ms_say_loaded(void)
 		else
 			chk_kp = true;
 	}
-	pr_warn(MS_KPROBES_OFF_MSG ": %s\n", ms_kprobes_off_effect(chk_kp, sys_kp, sys != NULL));
+	pr_warn(MS_KPROBES_OFF_MSG ": %s\n", ms_kprobes_off_effect(chk_kp, sys_kp, sys));
 }
 
 static int __init ms_init(void)

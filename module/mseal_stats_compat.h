@@ -199,7 +199,7 @@ static inline const char *ms_clocksource_name(const struct system_time_snapshot 
 	default:			return NULL;
 	}
 }
-#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !(X86_64 && CSID_X86_TSC) */
+#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !x86_64 TSC */
 #include <asm/arch_timer.h>
 #include <clocksource/arm_arch_timer.h>
 #define MS_COUNTER_NAME		"arch_sys_counter"

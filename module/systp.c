@@ -1,35 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * systp.c - the syscall side on the raw_syscalls tracepoints (sys_enter,
- * sys_exit), the default where the kernel has them: syscall_backend=tracepoint.
+ * sys_exit): syscall_backend=tracepoint, where direct calls are not to be
+ * had.  The time is sys_enter to sys_exit (the entry function plus the
+ * dispatch).  While registered, every syscall of every task takes the
+ * syscall work, and our probe sees every syscall: it tests the number
+ * first and lets any syscall it does not track go.
  *
- * Why: a kretprobe on a syscall wrapper pays an ftrace trampoline that saves
- * every register, a kprobe lookup, an instance from a pool and a return
- * trampoline, twice per syscall.  A tracepoint probe is a direct call from
- * the syscall entry and exit work, with the syscall number and registers as
- * arguments.  The data is the same: count, duration (sys_enter to sys_exit:
- * the wrapper's time plus the syscall dispatch), -EPERM and other errors.
+ * The entry time waits in the in-flight table (inflight.h): the task may
+ * sleep or migrate before sys_exit.  A sys_enter with no free slot is a
+ * miss; a sys_exit without its sys_enter is not counted.  The slot also
+ * names the syscall the checks are charged to (ms_systp_row()).
  *
- * The price: while registered, every syscall of every task takes the
- * syscall entry and exit work (SYSCALL_WORK_SYSCALL_TRACEPOINT), and our
- * probe sees every syscall, so it tests the filter and the number first and
- * returns at once for any syscall it does not track.
- *
- * The entry time waits in the in-flight table (inflight.h), since the task
- * may sleep or migrate before sys_exit.  A sys_enter that finds no free slot
- * is a miss, counted per syscall like a kretprobe's; a sys_exit without its
- * sys_enter (the syscall began before the load) is not counted at all.  The
- * slot also says which syscall the task is in: the checks are charged from
- * it (ms_systp_row()), not from the task's registers, which name a syscall
- * that has ended when a check runs from task_work after sys_exit.
- *
- * One pair of probes serves every syscall target: the first attach
- * registers them, each attach turns its syscall on, detach takes them
- * away.  Order, so that no slot is left claimed while the probes run:
- * sys_exit is registered before sys_enter and unregistered after it, so
- * every sys_enter we see has its sys_exit seen too.  (Detach turns the
- * syscalls off before it unregisters, so a sys_exit in that window leaves
- * its slot claimed: harmless, the table is freed next.)
+ * One pair of probes serves every syscall target.  sys_exit is registered
+ * before sys_enter and unregistered after it, so every sys_enter we see
+ * has its sys_exit seen too.  (Detach turns the syscalls off first, so a
+ * sys_exit in that window may leave its slot claimed: the table goes next.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,9 +75,9 @@ static struct ms_probe ms_tp_probes[MS_NSYS];
 /*
  * Where every CPU's hint points until a claim (systp.h): owned by nobody.
  * Set by ms_tp_hints_reset(), not by an initializer: the loader does not
- * relocate a module's per-CPU section (it has lost SHF_ALLOC, and
- * apply_relocations() skips it; fixed upstream only in 2025), so an
- * address there reaches every CPU as NULL.
+ * relocate a module's per-CPU section on every kernel (it has lost
+ * SHF_ALLOC, and apply_relocations() skips it), so an address there
+ * reaches every CPU as NULL.
  */
 static struct ms_inflight_slot ms_tp_nobody;
 DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
@@ -180,7 +166,8 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		ms_tp_sys_enter_slow(sys);
 		return;
 	}
-	if (unlikely(!ms_inflight_claim_home(&ms_tp_inflight, current, ms_task_birth(current), &s))) {
+	if (unlikely(!ms_inflight_claim_home(&ms_tp_inflight, current, ms_task_birth(current),
+					     &s))) {
 		ms_tp_sys_enter_slow(sys);
 		return;
 	}

@@ -3,13 +3,12 @@
  * backend.c - which probes the module uses, from three load-time parameters:
  *
  *   backend=auto|direct|kretprobe                      (default auto)
- *   syscall_backend=auto|tracepoint|kretprobe          (default auto)
+ *   syscall_backend=auto|direct|tracepoint|kretprobe   (default auto)
  *   syscalls=1|0                    (default 1; 0: checks only)
  *
  * backend is for the checks, syscall_backend for the syscalls.  auto is the
- * first of each list below that the kernel has; the order is the
- * benchmark's (testbed/mseal-overhead, docs/overhead.md: the slowdown of
- * mseal-bench against no instrument, interleaved rounds under QEMU TCG):
+ * first of each list below that the kernel has, cheapest first
+ * (testbed/mseal-overhead, docs/overhead.md):
  *
  *   checks     direct      an ftrace direct call to our trampoline that
  *                          calls the check itself (direct.c): no int3, no
@@ -18,14 +17,15 @@
  *                          direct call is taken (-EBUSY: a BPF fentry or
  *                          fexit, bpftrace's kfunc:) that target falls
  *                          back to it, and says so
- *   syscalls   tracepoint  raw_syscalls sys_enter/sys_exit (systp.c)
- *              kretprobe   on the syscall wrappers
- *
- * Direct calls on the syscall wrappers were measured against the
- * tracepoints (docs/overhead.md, ovh-4) and retired: on src-patched, where
- * only the syscalls fire, they slowed mmap1 by 10.0 % against 8.5 % and
- * pagemove by 12.1 % against 8.7 %; and a syscall that sleeps would hold
- * up the module's unload until it returned.
+ *   syscalls   direct      the same trampolines on the tracked syscalls'
+ *                          entry functions (__x64_sys_NAME, __arm64_sys_NAME):
+ *                          a syscall not tracked runs none of our code and
+ *                          none of the kernel's syscall work; the time is
+ *                          the entry function's, not the whole syscall's
+ *              tracepoint  raw_syscalls sys_enter/sys_exit (systp.c): every
+ *                          syscall of every task takes the syscall work;
+ *                          the time is sys_enter to sys_exit
+ *              kretprobe   on the entry functions
  *
  * Asking for a backend the kernel lacks refuses the load (-EOPNOTSUPP and
  * a line in dmesg); a value the parameter does not take: -EINVAL.  With
@@ -54,16 +54,19 @@ struct ms_backend_param {
 static const struct ms_backend_ops *const ms_chk_choices[] = {
 	&ms_direct_ops, &ms_kretprobe_ops,
 };
+
 static const struct ms_backend_ops *const ms_sys_choices[] = {
-	&ms_tracepoint_ops, &ms_kretprobe_ops,
+	&ms_direct_ops, &ms_tracepoint_ops, &ms_kretprobe_ops,
 };
 
 static struct ms_backend_param ms_chk_param = {
 	"backend", ms_chk_choices, ARRAY_SIZE(ms_chk_choices),
 };
+
 static struct ms_backend_param ms_sys_param = {
 	"syscall_backend", ms_sys_choices, ARRAY_SIZE(ms_sys_choices),
 };
+
 static bool ms_syscalls_param = true;
 
 static int ms_backend_set(const char *val, const struct kernel_param *kp)
@@ -101,7 +104,7 @@ static const struct kernel_param_ops ms_backend_param_ops = {
 module_param_cb(backend, &ms_backend_param_ops, &ms_chk_param, 0444);
 MODULE_PARM_DESC(backend, "checks: auto (default: direct where the kernel has ftrace direct calls, else kretprobe), direct or kretprobe; read at load");
 module_param_cb(syscall_backend, &ms_backend_param_ops, &ms_sys_param, 0444);
-MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: tracepoint where the kernel has raw_syscalls, else kretprobe), tracepoint or kretprobe; read at load");
+MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: direct where the kernel has ftrace direct calls, else tracepoint, else kretprobe), direct, tracepoint or kretprobe; read at load");
 module_param_named(syscalls, ms_syscalls_param, bool, 0444);
 MODULE_PARM_DESC(syscalls, "1 (default): count the syscalls too; 0: only the checks, still charged to their syscall");
 

@@ -42,6 +42,8 @@ struct ms_backend_ops {
 	const char *name;
 	/* What a kernel needs for it, for the message when it has not. */
 	const char *requires;
+	/* What a syscall's time covers on it, for the report. */
+	const char *span;
 	/* Its probes stop firing while kprobes are disabled (kprobes/enabled 0). */
 	bool needs_kprobes;
 	/*
@@ -72,6 +74,9 @@ struct ms_backend_ops {
 extern const struct ms_backend_ops ms_kretprobe_ops;
 extern const struct ms_backend_ops ms_direct_ops;
 extern const struct ms_backend_ops ms_tracepoint_ops;
+
+/* kretprobe.c: the parameter maxactive as set at load (0: automatic), resolved. */
+int ms_maxactive(void);
 
 /* backend.c: the backends the parameters chose, once resolved. */
 int ms_backend_resolve(void);

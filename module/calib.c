@@ -75,26 +75,34 @@ static DEFINE_MUTEX(ms_calib_lock);
  * The probed functions, one per backend: a call, an fentry site, nothing
  * else; and their twin, never probed, for the calls without a probe.
  * Their asm differs, so that the compiler cannot fold one into another.
+ * Each returns true, as a check that lets the operation go on does, so
+ * that the return side takes the same path on every call (its "refused"
+ * test reads the value the function left in the return register).
  */
-static noinline void ms_calib_empty0(void)
+typedef bool (*ms_calib_fn)(void);
+
+static noinline bool ms_calib_empty0(void)
 {
 	asm volatile("# ms_calib_empty0");
+	return true;
 }
 
-static noinline void ms_calib_empty1(void)
+static noinline bool ms_calib_empty1(void)
 {
 	asm volatile("# ms_calib_empty1");
+	return true;
 }
 
-static noinline void ms_calib_twin(void)
+static noinline bool ms_calib_twin(void)
 {
 	asm volatile("# ms_calib_twin");
+	return true;
 }
 
 /* A backend's calibration probe, from load to unload. */
 static struct ms_calib_probe {
 	const struct ms_backend_ops *ops;	/* NULL: none */
-	void (*fn)(void);
+	ms_calib_fn fn;
 	const char *fn_name;
 	struct ms_target t;
 	int err;				/* the attach's: 0, attached */
@@ -103,7 +111,7 @@ static struct ms_calib_probe {
 	{ .fn = ms_calib_empty1, .fn_name = "ms_calib_empty1" },
 };
 
-static u64 ms_calib_loop(void (*fn)(void))
+static u64 ms_calib_loop(ms_calib_fn fn)
 {
 	u64 t0 = ktime_get_ns();
 	unsigned int i;
@@ -130,7 +138,7 @@ static struct ms_calib *ms_calib_slot(const struct ms_backend_ops *ops)
  * C->outer_ns, the median time the handlers recorded per call into
  * C->inner_ns; returns the calls timed (0: the probe never fired).
  */
-static unsigned int ms_calib_batches(struct ms_calib *c, void (*fn)(void))
+static unsigned int ms_calib_batches(struct ms_calib *c, ms_calib_fn fn)
 {
 	u64 bare[MS_CALIB_BATCHES], probed[MS_CALIB_BATCHES], inner[MS_CALIB_BATCHES];
 	/*
@@ -166,7 +174,7 @@ static unsigned int ms_calib_batches(struct ms_calib *c, void (*fn)(void))
 }
 
 /* Measure on one CPU, with a row look-up as a real check's. */
-static unsigned int ms_calib_measure(struct ms_calib *c, void (*fn)(void))
+static unsigned int ms_calib_measure(struct ms_calib *c, ms_calib_fn fn)
 {
 	unsigned int timed;
 	bool slot;

@@ -44,6 +44,17 @@
 
 DEFINE_STATIC_KEY_FALSE(ms_clock_counter);
 u64 ms_clock_mult __read_mostly;
+DEFINE_PER_CPU(unsigned long, ms_clock_backwards);
+
+unsigned long ms_clock_backwards_total(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(ms_clock_backwards, cpu);
+	return n;
+}
 
 /* The counter given up (ms_clock_left), in which generation of the figures. */
 static bool ms_clock_left;
@@ -71,12 +82,14 @@ static void ms_clock_drop_work(struct work_struct *w)
 	}
 	mutex_unlock(&ms_control_lock);
 }
+
 static DECLARE_WORK(ms_clock_drop, ms_clock_drop_work);
 
 static void ms_clock_drop_irq_work(struct irq_work *iw)
 {
 	schedule_work(&ms_clock_drop);
 }
+
 static struct irq_work ms_clock_drop_iw;
 
 /*
@@ -105,9 +118,10 @@ static notrace int ms_clock_changed(struct notifier_block *nb, unsigned long was
 		irq_work_queue(&ms_clock_drop_iw);
 	return NOTIFY_DONE;
 }
+
 /*
  * Called with the timekeeper's seqcount held for writing: a kprobe on it
- * whose handler read the time would spin on that CPU for ever (review).
+ * whose handler read the time would spin on that CPU for ever.
  */
 NOKPROBE_SYMBOL(ms_clock_changed);
 

@@ -18,10 +18,10 @@
  * is the scheduler's filtered sched_clock, which holds each CPU's clock
  * within a tick of the last one it saw, so when ticks come late (a loaded
  * host under a virtual machine) it stands still and every call reads 0
- * ns: calibration_ns 0 on debian-6.1 in the test bed, where the TSC is
- * unstable under TCG (once in six boots at load 7).  On the HPET a read
+ * ns.  On the HPET a read
  * costs a microsecond or so, twice per call: correct and dear, where the
- * kernel itself has nothing cheaper.  A negative difference is taken as 0.
+ * kernel itself has nothing cheaper.  A negative difference is taken as 0
+ * and counted (ms_clock_backwards).
  *
  * The choice is a static key, set at load before any probe is attached,
  * and taken away when the kernel stops keeping time with the counter
@@ -76,21 +76,24 @@ static __always_inline void ms_clock_start(u64 *t0, unsigned int *cellp, unsigne
 	}
 }
 
-/* Now, with the clock CELL's mark names. */
-static __always_inline u64 ms_clock_now_as(unsigned int cell)
-{
-	if (likely(!(cell & MS_CLOCK_LOCAL)))
-		return ms_counter_read();
-	return ktime_get_mono_fast_ns();
-}
+/*
+ * Calls whose end read came before their start: a task that moved between
+ * CPUs whose counters disagree.  Timed as 0 ns (the call is still
+ * counted) and counted here, since load, for the report.
+ */
+DECLARE_PER_CPU(unsigned long, ms_clock_backwards);
+unsigned long ms_clock_backwards_total(void);
 
 /* ns from T0 to T1, both read with the clock CELL's mark names; 0 if T1 < T0. */
 static __always_inline u64 ms_clock_ns(u64 t0, u64 t1, unsigned int cell)
 {
 	s64 d = (s64)(t1 - t0);
 
-	if (unlikely(d <= 0))
+	if (unlikely(d <= 0)) {
+		if (d)
+			this_cpu_inc(ms_clock_backwards);
 		return 0;
+	}
 	if (likely(!(cell & MS_CLOCK_LOCAL)))
 		return ms_counter_ns(d);
 	return d;

@@ -35,6 +35,7 @@
 #include "plan.h"
 #include "report.h"
 #include "stats.h"
+#include "systp.h"
 
 #define MS_CLOCKSOURCE_LEN	32
 
@@ -127,11 +128,14 @@ static void ms_fill_report(struct ms_report *r, struct ms_report_probe *probes,
 	r->clocksource = cs;
 	r->clock = ms_clock_name();
 	r->clock_switched = ms_clock_switched();
+	r->clock_backwards = ms_clock_backwards_total();
 	r->kernel = init_utsname()->release;
 	r->mseal_supported = ms_plan_mseal_supported();
 	r->backend = ms_backend_checks()->name;
 	r->syscall_backend = sys ? sys->name : "off";
-	r->syscalls_probed = sys != NULL;
+	r->syscalls_probed = sys;
+	r->syscall_span = sys ? sys->span : NULL;
+	r->sys_in_flight = ms_systp_in_flight();
 	r->kprobes_enabled = ms_kprobes_enabled();
 	r->locked_down = ms_locked_down();
 	r->maxactive = ms_maxactive();
@@ -225,7 +229,7 @@ static int ms_open(struct inode *inode, struct file *file)
 
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	txt = ms_generate(inode->i_private != NULL);
+	txt = ms_generate(inode->i_private);
 	if (!txt)
 		return -ENOMEM;
 	file->private_data = txt;

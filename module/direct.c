@@ -13,10 +13,10 @@
  * that target.  The other way round, theirs is refused while ours is on.
  *
  * Unloading safely.  A task inside a timed call has a return address into
- * the trampoline on its stack for as long as the function runs; the checks
- * do not sleep, but the trampolines are written for any function, and
- * rcu_tasks alone would not cover one that does (a task that sleeps in
- * the body is quiescent for it).  So:
+ * the trampoline on its stack for as long as the function runs.  The
+ * checks do not sleep, the syscalls' entry functions do (mmap and munmap
+ * wait for the mmap lock and fault pages in), and rcu_tasks alone does
+ * not cover a task asleep in the body (it is quiescent for it).  So:
  *   1. unregister every ops, then synchronize_rcu_tasks(): no task enters a
  *      trampoline any more, and none is left between its entry and the
  *      in-flight count going up (ftrace waits too, for a module's ops, but
@@ -28,8 +28,7 @@
  *      slot's count can only go down, so its sum over CPUs read as 0
  *      means every such call is back.  Per slot, not one for all: the
  *      slots that stay attached keep counting, and a sum over them would
- *      seldom read 0 on a busy machine (calibrate, which detaches only its
- *      own slot, used to wait for that with the command lock held);
+ *      seldom read 0 on a busy machine;
  *   3. synchronize_rcu_tasks() again: a task that has counted itself out
  *      may still be on the trampoline's last instructions; they do not
  *      sleep, so once it has switched voluntarily it is out;
@@ -37,11 +36,18 @@
  * module after ms_plan_detach() returns.  (Without TASKS_RCU the kernel
  * does not preempt, and synchronize_rcu_tasks() is synchronize_rcu().)
  *
+ * One ftrace_ops per target, not one for all: an ops has one direct
+ * address for all its functions, and a slot's own trampoline is what
+ * tells the entry its target without a look-up on every call.  So each
+ * ops's unregistration waits for its own rcu_tasks grace periods at
+ * unload, on top of the two above.
+ *
  * What a trampoline can call: a function whose arguments are all in
  * registers (six on x86_64, eight on arm64: stack arguments would be read
  * from the trampoline's frame) and whose value fits two registers.  Every
- * target is one: the checks take at most four arguments.
-  */
+ * target is one: the checks take at most four arguments, a syscall's
+ * entry function one (the task's registers).
+ */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
@@ -64,32 +70,30 @@
 #if MS_HAVE_DIRECT_TRAMP
 
 static_assert(MS_DIRECT_NSLOTS == MS_NTARGETS + 1, "a direct slot per target and calibration");
-static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE, "struct ms_inst fits the trampoline frame");
+static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE,
+	      "struct ms_inst fits the trampoline frame");
 
-/*
- * A slot's probe.  The direct backend takes checks and calibration only
- * (the syscalls are on the tracepoints or kretprobes: backend.c); the
- * entry reads KIND and INDEX, on the probe's first line.
- */
+/* A slot's probe; the entry reads KIND and INDEX, on the probe's first line. */
 struct ms_direct_probe {
 	struct ms_probe p;
-	enum ms_kind kind;	/* MS_KIND_CHECK or MS_KIND_CALIB */
-	unsigned int index;	/* the check */
+	enum ms_kind kind;
+	unsigned int index;	/* the check or the syscall */
 	unsigned int slot;
 	struct ftrace_ops fops;
 };
 
 /*
- * An unbound slot's probe: neither kind, so a call that meets it (a task
- * that entered a trampoline just before its slot was unbound) runs
- * untimed, and the entry needs no NULL test before its kind test.
+ * An unbound slot's probe: no kind, so a call that meets it (a task that
+ * entered a trampoline just before its slot was unbound) runs untimed,
+ * and the entry needs no NULL test before its kind test.
  */
-static struct ms_direct_probe ms_direct_none = { .kind = MS_KIND_SYSCALL };
+static struct ms_direct_probe ms_direct_none = { .kind = MS_KIND_NONE };
 
 /* Bound before the function is patched, unbound once nothing can use it. */
 static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS] = {
 	[0 ... MS_DIRECT_NSLOTS - 1] = &ms_direct_none,
 };
+
 /* Timed calls in flight, per slot (see the top, step 2). */
 static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
 
@@ -179,11 +183,36 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 	return 1;
 }
 
+/*
+ * A syscall's entry function: its cell is its own row, known from the
+ * slot; a syscall runs in task context.  SLOW: a filter is set.
+ */
+static __always_inline int ms_direct_sys_steps(struct ms_direct_probe *p, unsigned int slot,
+					       struct ms_inst *in, const bool slow)
+{
+	unsigned int cell = MS_CELL_SYS(p->index);
+
+	if (slow) {
+		if (!ms_filter_pass())
+			return 0;
+	} else if (ms_filter_set()) {
+		return ms_direct_enter_slow(p, slot, in);
+	}
+	ms_direct_count_in(slot, in);
+	if (unlikely(!ms_clock_is_counter()))
+		return ms_direct_start_local(in, cell);
+	in->cell = cell;
+	in->t0 = ms_counter_read();
+	return 1;
+}
+
 static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsigned int slot,
 						 struct ms_inst *in)
 {
 	if (p->kind == MS_KIND_CHECK)
 		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, true);
+	if (p->kind == MS_KIND_SYSCALL)
+		return ms_direct_sys_steps(p, slot, in, true);
 	return ms_direct_steps(MS_KIND_CALIB, p, slot, in, true);
 }
 NOKPROBE_SYMBOL(ms_direct_enter_slow);
@@ -194,6 +223,8 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 
 	if (likely(p->kind == MS_KIND_CHECK))
 		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, false);
+	if (p->kind == MS_KIND_SYSCALL)
+		return ms_direct_sys_steps(p, slot, in, false);
 	if (p->kind == MS_KIND_CALIB)
 		return ms_direct_steps(MS_KIND_CALIB, p, slot, in, false);
 	return 0;
@@ -208,13 +239,21 @@ NOKPROBE_SYMBOL(ms_direct_enter);
  * of a detach covers them (the top of this file; nothing there sleeps),
  * and the tables go only after every probe (main.c).
  */
+static __always_inline void ms_direct_record(unsigned int cell, u64 ns, unsigned long ret)
+{
+	if (cell < MS_NSYS)
+		ms_stats_record_syscall(cell, ns, ret);
+	else
+		ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+}
+
 static noinline notrace void ms_direct_exit_local(struct ms_inst *in, unsigned long ret)
 {
 	unsigned int cell;
 	u64 ns = ms_handler_ns(in, &cell);
 
 	this_cpu_dec(ms_direct_inflight[in->slot]);
-	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+	ms_direct_record(cell, ns, ret);
 }
 NOKPROBE_SYMBOL(ms_direct_exit_local);
 
@@ -229,7 +268,7 @@ notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 	}
 	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
 	this_cpu_dec(ms_direct_inflight[in->slot]);
-	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+	ms_direct_record(cell, ns, ret);
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
@@ -315,8 +354,6 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	unsigned int slot;
 	int err;
 
-	if (t->kind == MS_KIND_SYSCALL)
-		return -EOPNOTSUPP;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -422,6 +459,7 @@ static unsigned long ms_direct_missed(const struct ms_target *t)
 
 const struct ms_backend_ops ms_direct_ops = {
 	.name = "direct",
+	.span = "the entry function " MS_SYSCALL_PREFIX "NAME",
 	.wraps_calls = true,
 	.requires = "ftrace direct calls: CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (on arm64 with DYNAMIC_FTRACE_WITH_CALL_OPS, Linux 6.4 on)",
 	.available = ms_direct_available,

@@ -71,7 +71,15 @@
  * The body is called with the kernel's retpoline-style sequence (as in
  * return_to_handler): a call to a local label that pushes the body's
  * address and returns to it.  An indirect call would need an ENDBR at the
- * target under IBT, which the body, past the fentry site, does not have.
+ * target under IBT, which the body, past the fentry site, does not have;
+ * BPF's trampoline makes a direct call, which a trampoline shared by any
+ * function cannot (its target is known only at attach).  The price, on
+ * hardware: the RET into the body and the body's own RET are mispredicted
+ * (the return stack holds the label, then the fentry call's return), two
+ * mispredictions a timed call, 15 to 20 cycles each on current cores
+ * (Agner Fog's microarchitecture manual); BPF's trampoline has one, its
+ * last RET past the fentry return.  The return stack is balanced after the
+ * body's RET: the trampoline's last RET is predicted.
  * Every RET goes through the return thunk; the one extra return (into the
  * body) is counted by the second MS_CALL_DEPTH_ACCOUNT.  The unwind hints
  * say what objtool cannot see: the state after the body returns is the one
@@ -157,12 +165,17 @@ ms_direct_tramp_\slot:
  * body, function, caller.  Below them: x0-x7 and x8 (the indirect result
  * register, kept as ftrace_caller keeps it; 80 bytes) and struct ms_inst.
  *
- * The body is entered with ret, not br or blr: no BTI landing pad is
- * needed there, and x30 is set to the label it must return to.  Pointer
- * authentication needs nothing: the body signs and checks its own return
- * address (our label) against its own stack pointer; the addresses the
- * frame records hold are raw, as they are at the patch site.  Like the
- * kernel's samples, the trampoline returns with "ret x9".
+ * The body is entered as BPF's trampoline enters it, with blr: the body's
+ * return is predicted (the return stack holds our label), and only the
+ * trampoline's last return, past the patch site's bl, is not.  Where the
+ * kernel enforces BTI (ARM64_BTI_KERNEL) the body, past the patch site,
+ * is no landing pad for blr: there it is entered with ret and x30 set to
+ * the label (no landing pad needed; the ret is predicted, from the patch
+ * site's bl, the body's return is not).  Pointer authentication needs
+ * nothing: the body signs and checks its own return address (our label)
+ * against its own stack pointer; the addresses the frame records hold are
+ * raw, as they are at the patch site.  Like the kernel's samples, the
+ * trampoline returns with "ret x9".
  */
 #define MS_FRAME	(80 + MS_DIRECT_INST_SIZE)
 
@@ -194,8 +207,12 @@ ms_direct_tramp_\slot:
 	ldp	x6, x7, [sp, #48]
 	ldr	x8, [sp, #64]
 	ldr	x10, [x29, #8]		/* the body */
+#ifdef CONFIG_ARM64_BTI_KERNEL
 	adr	x30, 1f
 	ret	x10
+#else /* !CONFIG_ARM64_BTI_KERNEL */
+	blr	x10
+#endif /* CONFIG_ARM64_BTI_KERNEL */
 1:	/* The body returned here, its value in x0 (and x1). */
 	stp	x0, x1, [sp]
 	mov	x1, x0

@@ -51,6 +51,15 @@ typedef unsigned char u8;
 	__atomic_compare_exchange_n((p), (oldp), (new), false,		\
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
+/* linux/atomic.h's long counter, for the in-flight table's window count. */
+typedef struct {
+	long counter;
+} atomic_long_t;
+#define atomic_long_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic_long_inc(v)	((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_long_dec(v)	((void)__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;

@@ -22,13 +22,14 @@ struct pid;
 struct ms_filter {
 	struct pid *tgid;		/* NULL: every process; else this one */
 	char comm[TASK_COMM_LEN];	/* "": every command */
+	struct rcu_head rcu;		/* freeing, once replaced */
 };
 
 extern struct ms_filter __rcu *ms_filter_cur;
 bool ms_filter_pass_slow(void);
 /*
  * On while a filter is set: switched on after the filter is published and
- * off after NULL is (params.c), and the slow path takes a NULL filter for
+ * off after NULL is (filter.c), and the slow path takes a NULL filter for
  * "every task", so a handler that sees the key and the pointer out of step
  * still decides as the old filter or the new one would.
  */
@@ -66,7 +67,5 @@ void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN]);
  */
 int ms_filter_start(void);
 void ms_filter_exit(void);
-/* maxactive as set at load (0: automatic), resolved. */
-int ms_maxactive(void);
 
 #endif /* MSEAL_STATS_FILTER_H */

@@ -3,31 +3,21 @@
  * handlers.h - the work every backend's handlers share, inlined into each
  * (kretprobe.c, direct.c; systp.c keeps its own entry time per task).
  *
- * Entry: test the filter first (one load when no filter is set; a call the
- * filter keeps out records nothing and skips the return side), then keep
- * the entry time and the statistics cell to charge in the call's own data
- * (a kretprobe instance, the direct trampoline's stack frame), since the
- * task may sleep or migrate before the return.
- * Return: account the duration and the result to this CPU's table.
+ * Entry: the filter first (a call it keeps out records nothing), then the
+ * entry time and the cell to charge, in the call's own data (a kretprobe
+ * instance, the trampoline's frame): the task may sleep or migrate.
+ * Return: the duration and the result into this CPU's table.
  *
- * A check is charged to a row (names.h): "worker" when a kernel-side worker
- * makes it (its user registers name no syscall of its own); else the
+ * A check's row (names.h): "worker" for a kernel-side worker; else the
  * syscall the tracepoint side saw this task enter, when that side counts
- * (so a check from task_work after sys_exit is not charged to the syscall
- * that just ended); else the syscall number in the task's user registers.
- * A listed syscall's row, or "other".
+ * (a check from task_work after sys_exit is not charged to the syscall
+ * that ended); else the syscall number in the task's user registers.
  *
- * The hot path writes nothing shared between CPUs: the per-call data is
- * the call's own, the table this CPU's (stats.c); no division, and one
- * atomic only, sys_enter's claim of an in-flight slot (a cmpxchg on a
- * slot hashed from the task, which no other CPU is likely to touch).
- * Everything here and all it calls in this module is notrace and
- * NOKPROBE_SYMBOL (the helpers of inflight.h, cell.h, gentab.h, names.h
- * and backend.h it uses are __always_inline: no copy of them out of line
- * to probe).  It still calls traceable kernel functions
- * (ktime_get_mono_fast_ns where the counter is not read directly,
- * syscall_get_nr): a probe of someone else's on those sees the hit or
- * misses it, ours are never re-entered.
+ * Nothing shared between CPUs is written but the tracepoint side's
+ * in-flight slot (a cmpxchg on a line hashed from the task).  All of it is
+ * notrace and NOKPROBE_SYMBOL, its helpers __always_inline: our probes are
+ * never re-entered.  The kernel functions it calls (syscall_get_nr,
+ * ktime_get_mono_fast_ns) may carry someone else's probe.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H
@@ -77,16 +67,11 @@ static __always_inline unsigned int ms_check_chk_base(void)
 
 /*
  * The same into *BASE, for a caller with a slow path of its own (the
- * direct trampoline's entry): false, and nothing found, when the task
- * has no slot in the in-flight table (a check outside a tracked syscall:
- * the commonest case), or its slot is neither this CPU's hint nor its
- * home slot, or is marked (its syscall timed with the fallback clock):
- * the cases where ms_systp_row() calls out of line for the whole look-up.
- * A slot found here is trusted as it stands, where the window look-up
- * also asks whether its syscall is a tracked one: they differ only for a
- * slot left claimed by a sys_exit never seen (an oops, or a probe before
- * ours that made a tracked syscall untracked: systp.c's registration says
- * which), whose later checks this path charges to the old row.
+ * direct entry): false when the tracepoint side counts and the task's
+ * slot is not this CPU's hint nor its home slot, or is marked (the cases
+ * ms_systp_row() takes out of line).  A slot found here is trusted as it
+ * stands: only a slot left by a sys_exit never seen (an oops) differs from
+ * what the window look-up would say.
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {
@@ -107,13 +92,10 @@ static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 }
 
 /*
- * A check's entry past the filter, in task context (the direct trampoline
- * tests in_task() itself, at its entry; a kretprobe's entry handler may
- * run from an int3 trap, NMI context whatever the caller, so that backend
- * asks at the return: ms_handler_exit_in_task()).  A check outside task
- * context (none is known: they run in syscalls and workers) is not timed,
- * since the record has no guard against an interrupted writer on this
- * CPU: it is counted as missed.
+ * A check's entry past the filter.  A check outside task context is not
+ * recorded (the record has no guard against an interrupted writer on this
+ * CPU) but counted as missed: the direct entry tests in_task(), a
+ * kretprobe (whose entry may run from an int3 trap) at the return.
  */
 static __always_inline void ms_handler_check_start(unsigned int index, struct ms_inst *in)
 {
@@ -184,15 +166,6 @@ static __always_inline u64 ms_handler_ns(const struct ms_inst *in, unsigned int 
 		return ms_clock_ns(in->t0, ms_counter_read(), 0);
 	*cell &= ~MS_CLOCK_LOCAL;
 	return ms_clock_ns(in->t0, ktime_get_mono_fast_ns(), MS_CLOCK_LOCAL);
-}
-
-/* Return of a check or calibration call, with value RET. */
-static __always_inline void ms_handler_exit_check(const struct ms_inst *in, unsigned long ret)
-{
-	unsigned int cell;
-	u64 ns = ms_handler_ns(in, &cell);
-
-	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
 }
 
 /* Return of any call that ms_handler_enter() let in, with value RET. */

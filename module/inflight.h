@@ -61,15 +61,25 @@ struct ms_inflight {
 	struct ms_inflight_slot *slot;
 	unsigned int bits;	/* 1 << bits slots */
 	unsigned int shift;	/* 64 - bits: the hash's, kept, not computed per call */
+	/*
+	 * Slots claimed past their owner's home slot, or more, never fewer:
+	 * up before such a claim is visible, down when its owner frees it.
+	 * While it is 0 a look-up that misses the home slot is done: a task
+	 * with no slot (one the filter keeps out, a sys_exit whose sys_enter
+	 * was not seen) pays one line, not the window.  Shared, but written
+	 * only on a collision.
+	 */
+	atomic_long_t window;
 };
 
 /* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
 static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
-				   unsigned int bits)
+					    unsigned int bits)
 {
 	f->slot = slot;
 	f->bits = bits;
 	f->shift = 64 - bits;
+	atomic_long_set(&f->window, 0);
 }
 
 /*
@@ -77,27 +87,27 @@ static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inf
  * unsigned long, so that indexing needs no zero-extension.
  */
 static __always_inline unsigned long ms_inflight_home(const struct ms_inflight *f,
-					     const void *owner)
+						      const void *owner)
 {
 	return ((u64)(unsigned long)owner * 0x9e3779b97f4a7c15ULL) >> f->shift;
 }
 
 /* OWNER's home slot: the hash is below the table's size, no mask needed. */
 static __always_inline struct ms_inflight_slot *ms_inflight_home_slot(struct ms_inflight *f,
-							     const void *owner)
+								      const void *owner)
 {
 	return &f->slot[ms_inflight_home(f, owner)];
 }
 
 static __always_inline struct ms_inflight_slot *ms_inflight_at(struct ms_inflight *f,
-						      const void *owner, unsigned int i)
+							       const void *owner, unsigned int i)
 {
 	return &f->slot[(ms_inflight_home(f, owner) + i) & ((1U << f->bits) - 1)];
 }
 
 /* The window scan of ms_inflight_claim(), past a home slot that is taken. */
 static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct ms_inflight *f,
-								const void *owner)
+									 const void *owner)
 {
 	struct ms_inflight_slot *s;
 	unsigned int i;
@@ -107,11 +117,14 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct 
 		if (READ_ONCE(s->owner) == owner)
 			return s;
 	}
+	/* Counted before the claim: the count is never below the slots. */
+	atomic_long_inc(&f->window);
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
 		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, owner))
 			return s;
 	}
+	atomic_long_dec(&f->window);
 	return NULL;
 }
 
@@ -129,7 +142,7 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct 
  * home slot first, and a claim in the window takes the one it holds.
  */
 static __always_inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
-							 const void *owner, u64 birth,
+								  const void *owner, u64 birth,
 							 unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
@@ -153,8 +166,8 @@ claimed:
  * false (the caller then takes the whole ms_inflight_claim()).  A bool,
  * not a pointer that could be NULL: the caller needs no NULL test.
  */
-static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner, u64 birth,
-					  struct ms_inflight_slot **sp)
+static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const void *owner,
+						   u64 birth, struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	const void *o = READ_ONCE(s->owner);
@@ -179,8 +192,8 @@ static __always_inline bool ms_inflight_claim_home(struct ms_inflight *f, const 
  * if it holds OWNER (born BIRTH) unmarked; else false (the caller then
  * takes the whole look-up, which finds a marked slot too).
  */
-static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner, u64 birth,
-					 struct ms_inflight_slot **sp)
+static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const void *owner,
+						  u64 birth, struct ms_inflight_slot **sp)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 
@@ -190,13 +203,13 @@ static __always_inline bool ms_inflight_find_home(struct ms_inflight *f, const v
 
 /* Claim and fill in one step, T0 known beforehand (the unit tests). */
 static __always_inline bool ms_inflight_put(struct ms_inflight *f, const void *owner,
-				   u64 birth, u64 t0, unsigned int cell)
+					    u64 birth, u64 t0, unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_claim(f, owner, birth, cell);
 
 	if (s)
 		s->t0 = t0;
-	return s != NULL;
+	return s;
 }
 
 /*
@@ -204,7 +217,7 @@ static __always_inline bool ms_inflight_put(struct ms_inflight *f, const void *o
  * the window.
  */
 static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_inflight *f,
-							const void *owner, u64 birth)
+								 const void *owner, u64 birth)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	unsigned int i;
@@ -212,6 +225,8 @@ static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_infli
 	if (likely(READ_ONCE(s->owner) == owner &&
 		   (READ_ONCE(s->birth) & ~MS_INFLIGHT_BIRTH_MARK) == birth))
 		return s;
+	if (likely(!atomic_long_read(&f->window)))
+		return NULL;
 	for (i = 1; i < MS_INFLIGHT_WINDOW; i++) {
 		s = ms_inflight_at(f, owner, i);
 		if (READ_ONCE(s->owner) == owner &&
@@ -222,11 +237,24 @@ static __always_inline struct ms_inflight_slot *ms_inflight_find(struct ms_infli
 }
 
 /*
+ * Free OWNER's slot S.  The release orders the owner's reads of the slot
+ * before the next owner's writes; a slot past the home slot leaves the
+ * window's count.
+ */
+static __always_inline void ms_inflight_free(struct ms_inflight *f, const void *owner,
+					     struct ms_inflight_slot *s)
+{
+	if (s != ms_inflight_home_slot(f, owner))
+		atomic_long_dec(&f->window);
+	smp_store_release(&s->owner, NULL);
+}
+
+/*
  * Take back what OWNER put and free its slot; false when it put nothing
  * (its sys_enter came before the probes, or was a miss).
  */
 static __always_inline bool ms_inflight_take(struct ms_inflight *f, const void *owner,
-				    u64 birth, u64 *t0, unsigned int *cell)
+					     u64 birth, u64 *t0, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
 
@@ -234,13 +262,25 @@ static __always_inline bool ms_inflight_take(struct ms_inflight *f, const void *
 		return false;
 	*t0 = s->t0;
 	*cell = s->cell;
-	smp_store_release(&s->owner, NULL);
+	ms_inflight_free(f, owner, s);
 	return true;
+}
+
+/* Slots claimed now (the report; a scan of the whole table). */
+static inline unsigned long ms_inflight_claimed(const struct ms_inflight *f)
+{
+	unsigned long i, n = 0;
+
+	if (!f->slot)
+		return 0;
+	for (i = 0; i < 1UL << f->bits; i++)
+		n += READ_ONCE(f->slot[i].owner) != NULL;
+	return n;
 }
 
 /* The cell OWNER's syscall in flight is charged to, without taking it. */
 static __always_inline bool ms_inflight_peek(struct ms_inflight *f, const void *owner,
-				    u64 birth, unsigned int *cell)
+					     u64 birth, unsigned int *cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_find(f, owner, birth);
 

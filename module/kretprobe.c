@@ -11,8 +11,14 @@
  *
  * A kretprobe handler runs as a kprobe (kprobe_running() set; a kprobe hit
  * inside it is only counted as missed), with preemption off.
+ *
+ *   maxactive=N  instances per probe (0, the default: max(64, 8 * possible
+ *                CPUs)); read at load only
  */
+#include <linux/cpumask.h>
 #include <linux/kprobes.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include "mseal_stats_compat.h"
@@ -101,8 +107,41 @@ static unsigned long ms_rp_missed(const struct ms_target *t)
 	return ms_kretprobe_missed(&container_of(t->probe, struct ms_rp_probe, p)->rp);
 }
 
+static int ms_maxactive_param;
+
+static int ms_maxactive_set(const char *val, const struct kernel_param *kp)
+{
+	int n;
+
+	if (kstrtoint(val, 10, &n) || n < 0 || n > 65536)
+		return -EINVAL;
+	ms_maxactive_param = n;
+	return 0;
+}
+
+static int ms_maxactive_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%d\n", ms_maxactive_param);
+}
+
+int ms_maxactive(void)
+{
+	if (ms_maxactive_param)
+		return ms_maxactive_param;
+	return max_t(int, 64, 8 * num_possible_cpus());
+}
+
+static const struct kernel_param_ops ms_maxactive_ops = {
+	.set = ms_maxactive_set,
+	.get = ms_maxactive_get,
+};
+
+module_param_cb(maxactive, &ms_maxactive_ops, NULL, 0444);
+MODULE_PARM_DESC(maxactive, "kretprobe instances per probe; 0: max(64, 8 * possible CPUs)");
+
 const struct ms_backend_ops ms_kretprobe_ops = {
 	.name = "kretprobe",
+	.span = "the entry function " MS_SYSCALL_PREFIX "NAME",
 	.wraps_calls = true,
 	.requires = "CONFIG_KRETPROBES",
 	.needs_kprobes = true,

@@ -4,7 +4,7 @@
  *
  *   insmod mseal_stats.ko [tgid=N] [comm=NAME] [maxactive=N]
  *                         [backend=auto|direct|kretprobe]
- *                         [syscall_backend=auto|tracepoint|kretprobe]
+ *                         [syscall_backend=auto|direct|tracepoint|kretprobe]
  *                         [syscalls=1|0]
  *   cat /sys/kernel/debug/mseal_stats          text report
  *   cat /sys/kernel/debug/mseal_stats.json     the same as JSON
@@ -57,7 +57,7 @@ static void ms_say_loaded(void)
 		else
 			chk_kp = true;
 	}
-	pr_warn(MS_KPROBES_OFF_MSG ": %s\n", ms_kprobes_off_effect(chk_kp, sys_kp, sys != NULL));
+	pr_warn(MS_KPROBES_OFF_MSG ": %s\n", ms_kprobes_off_effect(chk_kp, sys_kp, sys));
 }
 
 static int __init ms_init(void)

@@ -166,7 +166,11 @@ static inline void ms_ktime_get_snapshot(struct system_time_snapshot *snap)
  *
  * x86_64: the TSC, when it is the clocksource (CSID_X86_TSC, Linux 6.10
  * on) and not marked unstable; rdtsc_ordered() as the kernel's own
- * read_tsc() does.
+ * read_tsc() does (rdtscp, or lfence; rdtsc).  A bare rdtsc may execute
+ * before the instructions ahead of it complete: the end read could come
+ * before the body's last work, the start read after the body's first.
+ * The ordering both reads need is exactly rdtsc_ordered()'s, so it is
+ * used as it stands rather than rdtsc() plus fences of our own.
  * arm64: the architected counter, when it is the clocksource; read through
  * arch_timer_read_counter, the driver's own reader (it carries the errata
  * workarounds).
@@ -195,7 +199,7 @@ static inline const char *ms_clocksource_name(const struct system_time_snapshot 
 	default:			return NULL;
 	}
 }
-#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !(X86_64 && CSID_X86_TSC) */
+#elif defined(CONFIG_ARM64) && defined(MS_HAVE_CSID_ARM_ARCH_COUNTER) /* !x86_64 TSC */
 #include <asm/arch_timer.h>
 #include <clocksource/arm_arch_timer.h>
 #define MS_COUNTER_NAME		"arch_sys_counter"

@@ -5,7 +5,6 @@
  */
 #include "env.h"
 #ifdef __KERNEL__
-#include <linux/kprobes.h>
 #include <asm/unistd.h>
 #else
 #include <sys/syscall.h>
@@ -28,17 +27,6 @@ const char *ms_row_name(unsigned int r)
 	if (r < MS_NSYS)
 		return ms_sys_names[r];
 	return r == MS_WORKER ? "worker" : "other";
-}
-
-notrace int ms_sys_from_nr(long nr)
-{
-	switch (nr) {
-#define MS_CASE(n) case __NR_##n: return MS_SYS_##n;
-	MS_SYSCALLS(MS_CASE)
-#undef MS_CASE
-	default:
-		return MS_OTHER;
-	}
 }
 
 int ms_nr_of_sys(unsigned int s)
@@ -79,8 +67,5 @@ MS_SYSCALLS(MS_NR_CHECK)
 #undef MS_NR_CHECK
 _Static_assert(MS_NROWS <= MS_ROW_MASK, "the row fits beside MS_ROW_TP");
 _Static_assert(MS_CELL_CHK(MS_NROWS - 1, 0) <= 0xff, "a row's first check cell fits ms_nr_chk");
-_Static_assert(MS_NSYS + MS_OTHER * MS_NCHK == MS_CELL_CHK(MS_OTHER, 0), "ms_chk_base_of_nr's other");
-
-#ifdef __KERNEL__
-NOKPROBE_SYMBOL(ms_sys_from_nr);	/* called from the probe handlers */
-#endif
+_Static_assert(MS_NSYS + MS_OTHER * MS_NCHK == MS_CELL_CHK(MS_OTHER, 0),
+	       "ms_chk_base_of_nr's other");

@@ -51,11 +51,8 @@ extern const char *const ms_chk_names[MS_NCHK];
 /* The name of check row R: a syscall, "other" or "worker". */
 const char *ms_row_name(unsigned int r);
 
-/* The index of syscall number NR, or MS_OTHER when it is not listed. */
-int ms_sys_from_nr(long nr);
-
 /*
- * The same as a table, for the hot path on both sides (the check handlers'
+ * Syscall number to row as a table, for the hot path on both sides (the check handlers'
  * row, the tracepoint probes' test): one load, no switch.  Every native
  * syscall number is below MS_NR_MAX (mseal, 462, is the highest listed);
  * a number past it, or -1, is "other".  The tracepoint side marks the
@@ -78,14 +75,6 @@ void ms_names_init(void);
 /* Mark syscall index S counted (or not) by the tracepoint side. */
 void ms_names_set_tp(unsigned int s, bool on);
 
-/* The row of syscall number NR: a listed syscall's index, or MS_OTHER. */
-static __always_inline unsigned int ms_row_of_nr(long nr)
-{
-	if ((unsigned long)nr >= MS_NR_MAX)
-		return MS_OTHER;
-	return READ_ONCE(ms_nr_row[nr]) & MS_ROW_MASK;
-}
-
 /* The first check cell of the row of syscall number NR (cell.h). */
 static __always_inline unsigned int ms_chk_base_of_nr(long nr)
 {
@@ -104,6 +93,7 @@ static __always_inline int ms_tp_sys_of_nr(long nr)
 	v = READ_ONCE(ms_nr_row[nr]);
 	return v & MS_ROW_TP ? v & MS_ROW_MASK : -1;
 }
+
 /* The number of syscall index S (native table). */
 int ms_nr_of_sys(unsigned int s);
 

@@ -194,7 +194,8 @@ static void ms_detach_kind(enum ms_kind kind)
 			return;
 		for (i = 0; i < n; i++)
 			if (ms_target_missed(ts[i]))
-				pr_info("%s missed %lu hits\n", ts[i]->symbol, ms_target_missed(ts[i]));
+				pr_info("%s missed %lu hits\n", ts[i]->symbol,
+					ms_target_missed(ts[i]));
 		ops->detach(ts, n);
 		for (i = 0; i < n; i++)
 			ts[i]->state = MS_STATE_ABSENT;

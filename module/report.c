@@ -115,6 +115,7 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->clocksource);
 	ms_buf_puts(b, ",\n  \"clock\": ");
 	ms_buf_json_string(b, r->clock);
+	ms_buf_printf(b, ",\n  \"clock_backwards\": %llu", r->clock_backwards);
 	ms_buf_printf(b, ",\n  \"mseal_supported\": %s,\n  \"backend\": ",
 		      r->mseal_supported ? "true" : "false");
 	ms_buf_json_string(b, r->backend);
@@ -122,6 +123,9 @@ void ms_report_json(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_json_string(b, r->syscalls_probed ? r->syscall_backend : "off");
 	ms_buf_printf(b, ",\n  \"syscalls_probed\": %s",
 		      r->syscalls_probed ? "true" : "false");
+	ms_buf_puts(b, ",\n  \"syscall_span\": ");
+	ms_buf_json_string(b, r->syscalls_probed && r->syscall_span ? r->syscall_span : "");
+	ms_buf_printf(b, ",\n  \"syscalls_in_flight\": %llu", r->sys_in_flight);
 	ms_buf_printf(b, ",\n  \"kprobes_enabled\": %s",
 		      r->kprobes_enabled ? "true" : "false");
 	ms_buf_printf(b, ",\n  \"locked_down\": %s",

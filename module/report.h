@@ -31,9 +31,10 @@ struct ms_report_probe {
 /*
  * The JSON's schema: 2 adds "version", "schema", "clocksource" and
  * "calibration" (per backend) to the unnumbered first one; 3 adds
- * "since_reset_ns"; 4 adds "clock".  Fields are only ever added.
+ * "since_reset_ns"; 4 adds "clock"; 5 adds "syscalls_in_flight",
+ * "syscall_span" and "clock_backwards".  Fields are only ever added.
  */
-#define MS_REPORT_SCHEMA	4
+#define MS_REPORT_SCHEMA	5
 
 /* The text report's lines are at most this wide (tests/unit/test_report.c). */
 #define MS_REPORT_COLS		100
@@ -56,11 +57,14 @@ struct ms_report {
 	const char *clocksource;	/* the kernel's current one */
 	const char *clock;		/* what timed these figures (clock.h) */
 	bool clock_switched;		/* two clocks in these figures */
+	u64 clock_backwards;		/* calls timed 0 because the clock went back */
 	u64 since_reset_ns;		/* since load or the last reset: the figures' span */
 	bool mseal_supported;
 	const char *backend;		/* checks: "direct" or "kretprobe" */
-	const char *syscall_backend;	/* "tracepoint" or "kretprobe" */
+	const char *syscall_backend;	/* "direct", "tracepoint" or "kretprobe" */
+	const char *syscall_span;	/* what a syscall's time covers (backend.h) */
 	bool syscalls_probed;		/* false: checks only (syscalls=0) */
+	u64 sys_in_flight;		/* tracepoint side: slots claimed now */
 	bool kprobes_enabled;		/* false: kprobes/enabled is 0 */
 	bool chk_need_kprobes;		/* some check probe is a kretprobe */
 	bool sys_need_kprobes;		/* some syscall probe is a kretprobe */
@@ -73,7 +77,7 @@ struct ms_report {
 	u64 chk_inner[MS_NCHK];
 	u64 chk_outer[MS_NCHK];
 	bool chk_uncalibrated[MS_NCHK];
-	/* From each syscall: its own probe's share (0: the tracepoints, whose cost lies outside). */
+	/* From each syscall: its own probe's share (0: the tracepoints, outside the time). */
 	u64 sys_inner;
 	struct ms_report_calib calib[MS_REPORT_NCALIB];
 	unsigned int ncalib;

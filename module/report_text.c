@@ -283,6 +283,10 @@ static void ms_text_calibration(struct ms_buf *b, const struct ms_report *r)
 	if (r->clock_switched)
 		ms_buf_puts(b, "warning: the kernel changed clocksource during these figures: the calls before\n"
 			    "  were timed with the counter, the later ones with its clocksource; reset for one clock\n");
+	if (r->clock_backwards)
+		ms_buf_printf(b, "warning: %llu calls since load ended before they began on the clock (a task moved\n"
+			      "  between CPUs whose counters disagree): each counted, timed as 0 ns\n",
+			      r->clock_backwards);
 	ms_buf_printf(b, "calibration: %llu ns inside each timed call (subtracted for net), %llu ns per probed call in all\n",
 		      r->calibration_ns, r->calibration_outer_ns);
 	for (i = 0; i < r->ncalib; i++)
@@ -346,9 +350,9 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_buf_printf(b, ", %s\n", r->syscalls_probed ? "syscalls and checks probed" :
 		      "checks only (syscalls=0)");
 	if (r->syscalls_probed)
-		ms_buf_printf(b, "syscall backend: %s%s\n", r->syscall_backend,
-			      strcmp(r->syscall_backend, "tracepoint") ? "" :
-			      " (raw_syscalls sys_enter to sys_exit)");
+		ms_buf_printf(b, "syscall backend: %s%s%s%s\n", r->syscall_backend,
+			      r->syscall_span ? " (" : "", r->syscall_span ?: "",
+			      r->syscall_span ? ")" : "");
 	if (r->kprobes_enabled)
 		ms_buf_puts(b, "kprobes: enabled\n");
 	else
@@ -595,7 +599,8 @@ static unsigned int ms_total_rows(struct ms_tab *tb, const struct ms_report *r)
 		for (k = 0; k < MS_NCHK; k++)
 			checks_net += ms_check_net(r, k, ms_txt_cell(r, MS_CELL_CHK(s, k)));
 		if (c && c->count) {
-			ms_total_row(tb, ms_row_name(s), "(syscall)", c, sys_net, checks_net, sys_net);
+			ms_total_row(tb, ms_row_name(s), "(syscall)", c, sys_net, checks_net,
+				     sys_net);
 			rows++;
 		}
 		for (k = 0; k < MS_NCHK; k++) {

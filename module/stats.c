@@ -15,9 +15,8 @@
  *   each cell remembers the generation it holds, readers take a cell of
  *   another one for zeros, and the owner zeroes a cell itself at its next
  *   update of it (gentab.h: one cell at a time, never the whole table with
- *   preemption off).  A memset from another CPU used to race with a
- *   handler halfway through a cell (a count kept next to a zeroed
- *   histogram, a min stuck at 0).  A call that straddles the reset is
+ *   preemption off; a memset from another CPU could meet a handler
+ *   halfway through a cell).  A call that straddles the reset is
  *   counted whole in the old generation or the new one, and a snapshot
  *   that a reset overtakes starts over in the new one.
  */
@@ -59,11 +58,11 @@ unsigned long ms_gen = 1;
 /*
  * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
  * init, once the probes are attached and calibrated, which resets as the
- * command does (control.c), or the last reset),
- * for the report's "since reset".  Written with ms_gen under ms_reset_seq,
- * so a snapshot takes the start of the very generation it summed.  Its
- * writers are serialized: every reset runs under control.c's mutex.  The handlers read ms_gen, never
- * the seqcount or the stamp.
+ * command does (control.c), or the last reset), for the report's "since
+ * reset".  Written with ms_gen under ms_reset_seq, so a snapshot takes the
+ * start of the very generation it summed.  Its writers are serialized:
+ * every reset runs under control.c's mutex.  The handlers read ms_gen,
+ * never the seqcount or the stamp.
  */
 static seqcount_t ms_reset_seq;
 static u64 ms_reset_ns;
@@ -106,7 +105,6 @@ void ms_stats_exit(void)
 		per_cpu(ms_ctab, cpu) = NULL;
 	}
 }
-
 
 notrace noinline void ms_stats_record_new(unsigned int cell, u64 ns, bool bad, bool error)
 {

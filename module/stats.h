@@ -86,6 +86,7 @@ static __always_inline void ms_stats_record_check(unsigned int cell, u64 ns, boo
 	}
 	ms_stats_record(cell, ns, false, false);
 }
+
 /*
  * Account one syscall that returned RET: -EPERM (what a seal refuses) is
  * counted apart from the other errors (ms_stats_record_failed()).  Every
@@ -100,6 +101,7 @@ static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 	}
 	ms_stats_record(cell, ns, false, false);
 }
+
 /*
  * Sum every CPU's table into *SNAP: every cell whole, none half-updated;
  * and into *SINCE_NS the time since that generation began (load or reset).

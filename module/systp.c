@@ -1,35 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * systp.c - the syscall side on the raw_syscalls tracepoints (sys_enter,
- * sys_exit), the default where the kernel has them: syscall_backend=tracepoint.
+ * sys_exit): syscall_backend=tracepoint, where direct calls are not to be
+ * had.  The time is sys_enter to sys_exit (the entry function plus the
+ * dispatch).  While registered, every syscall of every task takes the
+ * syscall work, and our probe sees every syscall: it tests the number
+ * first and lets any syscall it does not track go.
  *
- * Why: a kretprobe on a syscall wrapper pays an ftrace trampoline that saves
- * every register, a kprobe lookup, an instance from a pool and a return
- * trampoline, twice per syscall.  A tracepoint probe is a direct call from
- * the syscall entry and exit work, with the syscall number and registers as
- * arguments.  The data is the same: count, duration (sys_enter to sys_exit:
- * the wrapper's time plus the syscall dispatch), -EPERM and other errors.
+ * The entry time waits in the in-flight table (inflight.h): the task may
+ * sleep or migrate before sys_exit.  A sys_enter with no free slot is a
+ * miss; a sys_exit without its sys_enter is not counted.  The slot also
+ * names the syscall the checks are charged to (ms_systp_row()).
  *
- * The price: while registered, every syscall of every task takes the
- * syscall entry and exit work (SYSCALL_WORK_SYSCALL_TRACEPOINT), and our
- * probe sees every syscall, so it tests the filter and the number first and
- * returns at once for any syscall it does not track.
- *
- * The entry time waits in the in-flight table (inflight.h), since the task
- * may sleep or migrate before sys_exit.  A sys_enter that finds no free slot
- * is a miss, counted per syscall like a kretprobe's; a sys_exit without its
- * sys_enter (the syscall began before the load) is not counted at all.  The
- * slot also says which syscall the task is in: the checks are charged from
- * it (ms_systp_row()), not from the task's registers, which name a syscall
- * that has ended when a check runs from task_work after sys_exit.
- *
- * One pair of probes serves every syscall target: the first attach
- * registers them, each attach turns its syscall on, detach takes them
- * away.  Order, so that no slot is left claimed while the probes run:
- * sys_exit is registered before sys_enter and unregistered after it, so
- * every sys_enter we see has its sys_exit seen too.  (Detach turns the
- * syscalls off before it unregisters, so a sys_exit in that window leaves
- * its slot claimed: harmless, the table is freed next.)
+ * One pair of probes serves every syscall target.  sys_exit is registered
+ * before sys_enter and unregistered after it, so every sys_enter we see
+ * has its sys_exit seen too.  (Detach turns the syscalls off first, so a
+ * sys_exit in that window may leave its slot claimed: the table goes next.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,9 +75,9 @@ static struct ms_probe ms_tp_probes[MS_NSYS];
 /*
  * Where every CPU's hint points until a claim (systp.h): owned by nobody.
  * Set by ms_tp_hints_reset(), not by an initializer: the loader does not
- * relocate a module's per-CPU section (it has lost SHF_ALLOC, and
- * apply_relocations() skips it; fixed upstream only in 2025), so an
- * address there reaches every CPU as NULL.
+ * relocate a module's per-CPU section on every kernel (it has lost
+ * SHF_ALLOC, and apply_relocations() skips it), so an address there
+ * reaches every CPU as NULL.
  */
 static struct ms_inflight_slot ms_tp_nobody;
 DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
@@ -180,7 +166,8 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		ms_tp_sys_enter_slow(sys);
 		return;
 	}
-	if (unlikely(!ms_inflight_claim_home(&ms_tp_inflight, current, ms_task_birth(current), &s))) {
+	if (unlikely(!ms_inflight_claim_home(&ms_tp_inflight, current, ms_task_birth(current),
+					     &s))) {
 		ms_tp_sys_enter_slow(sys);
 		return;
 	}
@@ -192,25 +179,36 @@ NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
 /*
  * A sys_exit past the fast path: T1 is its end read with the counter, or
- * 0 when the counter is not in force.  The fallback clock's end is read
- * first, before the look-up, as the counter's is on the fast path; a
- * start read with the counter (the kernel gave it up since) ends with the
- * counter, so that no call is measured with two clocks.  A sys_exit with
- * no slot (its sys_enter not seen: the first syscalls after the
- * registration, one a seccomp filter refused before the tracepoint,
- * PTRACE_SYSEMU) scans the whole window before it says so: correct, and
- * nothing cheaper tells those apart from a slot in the window.
+ * 0 when no clock was read yet (a filter set, or the fallback clock).
+ * A task the filter lets in reads its end first, before the look-up, as
+ * the fast path does.  One it keeps out reads no clock and looks for a
+ * slot all the same, since the filter may have changed since its
+ * sys_enter: it normally has none, and the look-up stops at the home slot
+ * unless some slot past a home slot is claimed (inflight.h), so it pays
+ * what its sys_enter paid.  A start read with the counter ends with the
+ * counter, one read with the fallback clock with that clock: no call is
+ * measured with two clocks.
  */
 static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {
-	u64 tl = t1 ? 0 : ktime_get_mono_fast_ns();
+	struct ms_inflight_slot *s;
 	unsigned int cell;
-	u64 t0;
+	u64 tl = 0, t0;
 
-	if (!ms_inflight_take(&ms_tp_inflight, current, ms_task_birth(current), &t0, &cell))
+	if (!t1 && ms_filter_pass()) {
+		if (ms_clock_is_counter())
+			t1 = ms_counter_read();
+		else
+			tl = ktime_get_mono_fast_ns();
+	}
+	s = ms_inflight_find(&ms_tp_inflight, current, ms_task_birth(current));
+	if (!s)
 		return;
+	cell = s->cell;
+	t0 = s->t0;
+	ms_inflight_free(&ms_tp_inflight, current, s);
 	if (cell & MS_CLOCK_LOCAL)
-		t1 = tl ? tl : ktime_get_mono_fast_ns();
+		t1 = tl ?: ktime_get_mono_fast_ns();
 	else if (!t1)
 		t1 = ms_counter_read();
 	ms_stats_record_syscall(cell & ~MS_CLOCK_LOCAL, ms_clock_ns(t0, t1, cell), ret);
@@ -218,11 +216,11 @@ static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
 
 /*
- * No filter test here: a task the filter let in at sys_enter must get its
- * slot back even if the filter changed since; one that it kept out has no
- * slot, and the look-up says so.  The clock first, then the look-up (on
- * the slow path too): only the test of the syscall number comes before
- * it, which keeps the clock read off every syscall we do not track.  RET
+ * With a filter set, the slow path: it reads the clock only for a task the
+ * filter lets in, and gives back the slot of one it let in at sys_enter
+ * and keeps out now.  Else the clock first, then the look-up: only the
+ * test of the syscall number comes before it, which keeps the clock read
+ * off every syscall we do not track.  RET
  * is the value the syscall left in the registers (syscall_exit_work()
  * reads it for the tracepoint); this probe runs first (ms_tp_register()),
  * so no other probe has been there before it.
@@ -235,9 +233,9 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	/* Nothing of what follows hoisted above the test (GCC moved two loads). */
+	/* Nothing of what follows hoisted above the test. */
 	barrier();
-	if (unlikely(!ms_clock_is_counter())) {
+	if (unlikely(ms_filter_set() || !ms_clock_is_counter())) {
 		ms_tp_sys_exit_slow(ret, 0);
 		return;
 	}
@@ -252,6 +250,7 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 		goto slow;
 	cell = s->cell;
 	t0 = s->t0;
+	/* A home slot, or calibration's (whose count then only stays up). */
 	smp_store_release(&s->owner, NULL);
 	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
 	return;
@@ -277,6 +276,11 @@ notrace int ms_systp_row_window(void)
 	return cell & ~MS_CLOCK_LOCAL;
 }
 NOKPROBE_SYMBOL(ms_systp_row_window);
+
+unsigned long ms_systp_in_flight(void)
+{
+	return ms_systp_counting() ? ms_inflight_claimed(&ms_tp_inflight) : 0;
+}
 
 /* The compiler checks our probes against the kernel's own prototypes. */
 static void __maybe_unused ms_tp_check_prototypes(void)
@@ -486,6 +490,11 @@ int ms_systp_row_window(void)
 	return MS_OTHER;
 }
 
+unsigned long ms_systp_in_flight(void)
+{
+	return 0;
+}
+
 bool ms_systp_calib_begin(void)
 {
 	return false;
@@ -499,6 +508,7 @@ void ms_systp_calib_end(void)
 
 const struct ms_backend_ops ms_tracepoint_ops = {
 	.name = "tracepoint",
+	.span = "raw_syscalls sys_enter to sys_exit",
 	.requires = "the raw_syscalls sys_enter and sys_exit tracepoints (CONFIG_HAVE_SYSCALL_TRACEPOINTS, CONFIG_TRACEPOINTS)",
 	.available = ms_tp_available,
 	.attach = ms_tp_attach,

@@ -83,6 +83,8 @@ static __always_inline int ms_systp_row(void)
  * counting (a real check does not look then either).  _end frees it.
  */
 bool ms_systp_calib_begin(void);
+/* Slots of the in-flight table claimed now (the report; a scan). */
+unsigned long ms_systp_in_flight(void);
 void ms_systp_calib_end(void);
 
 #endif /* MSEAL_STATS_SYSTP_H */

@@ -6,7 +6,9 @@
  * fail with EINVAL and change nothing; bad tgid and comm values fail with
  * EINVAL and leave the parameter as it was, a tgid no process has with
  * ESRCH; a thread's id selects its process; a tgid filter counts only that
- * process, a comm filter only that command.
+ * process, a comm filter only that command.  And the filter flipped while
+ * threads are inside tracked syscalls that sleep (mmap with MAP_POPULATE)
+ * leaves no in-flight slot claimed, none missed.
  */
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -79,6 +81,56 @@ static void *thread_tid(void *arg)
 	return NULL;
 }
 
+/* Threads named msf-flip, each in a loop of populated mmaps and munmaps. */
+#define FLIP_THREADS	4
+#define FLIP_ROUNDS	200
+#define FLIP_LEN	(1 << 20)
+static volatile int flip_stop;
+
+static void *flip_worker(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "msf-flip");
+	while (!flip_stop) {
+		void *p = mmap(NULL, FLIP_LEN, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		if (p != MAP_FAILED)
+			munmap(p, FLIP_LEN);
+	}
+	return NULL;
+}
+
+/*
+ * The comm filter flipped between the workers' name and another, FLIP_ROUNDS
+ * times, while they run: a syscall let in at its entry and kept out at its
+ * exit (or the other way round) must leave nothing claimed.
+ */
+static void test_flip(void)
+{
+	pthread_t th[FLIP_THREADS];
+	unsigned int i;
+	long long mmaps;
+
+	ms_set_tgid(0);
+	ms_reset();
+	for (i = 0; i < FLIP_THREADS; i++)
+		pthread_create(&th[i], NULL, flip_worker, NULL);
+	for (i = 0; i < FLIP_ROUNDS; i++) {
+		ms_write(MS_PARAM("comm"), i & 1 ? "msf-other\n" : "msf-flip\n");
+		sched_yield();
+	}
+	flip_stop = 1;
+	for (i = 0; i < FLIP_THREADS; i++)
+		pthread_join(th[i], NULL);
+	ms_write(MS_PARAM("comm"), "\n");
+	ms_snapshot();
+	mmaps = ms_get("syscalls.mmap.count");
+	t_ok(mmaps > 0, "flip: the workers' mmaps counted while their name passed (%lld)", mmaps);
+	t_eq(ms_get("syscalls_in_flight"), 0, "flip: no in-flight slot left claimed");
+	t_eq(ms_get("missed_total"), 0, "flip: nothing missed");
+}
+
 static long long munmap_count(void)
 {
 	ms_snapshot();
@@ -94,7 +146,7 @@ int main(void)
 	int go;
 	pid_t pid;
 
-	t_plan(5 + 1 + 1 + 6 + 1 + 1 + 2 + 3 + 4 + 1);
+	t_plan(5 + 1 + 1 + 6 + 1 + 1 + 2 + 3 + 4 + 1 + 3);
 	if (!ms_loaded()) {
 		t_ok(0, "mseal_stats is loaded");
 		return 1;
@@ -192,5 +244,7 @@ int main(void)
 	munmaps(N);
 	run_child(pid, go);
 	t_ok(munmap_count() >= 2 * N, "no filter: our munmaps and the child's (%lld)", munmap_count());
+
+	test_flip();
 	return t_exit();
 }

@@ -56,7 +56,7 @@ static void *task(void *arg)
 /*
  * The maxactive the module must use, from what the test loaded it with, not
  * from its report: MS_MAXACTIVE=N as given to insmod (maxactive=N); unset or
- * 0, the default sizing documented in module/params.c: max(64, 8 * possible
+ * 0, the default sizing documented in module/kretprobe.c: max(64, 8 * possible
  * CPUs), the CPUs counted from /sys/devices/system/cpu/possible ("0-3").
  */
 static int maxactive_loaded(void)

@@ -327,7 +327,7 @@ static inline bool ms_backend_known(const char *name, bool chk)
 {
 	if (chk)
 		return !strcmp(name, "direct") || !strcmp(name, "kretprobe");
-	return !strcmp(name, "tracepoint") || !strcmp(name, "kretprobe");
+	return !strcmp(name, "direct") || !strcmp(name, "tracepoint") || !strcmp(name, "kretprobe");
 }
 
 /*

@@ -78,6 +78,26 @@ static void test_merge(void)
 	utap_eq_u64(sum.cell[MS_CELL_CALIB].count, 0, "merge: empty cell stays empty");
 }
 
+/* The index of syscall number NR, or MS_OTHER: the reference, a switch. */
+static int ms_sys_from_nr(long nr)
+{
+	switch (nr) {
+#define MS_CASE(n) case __NR_##n: return MS_SYS_##n;
+	MS_SYSCALLS(MS_CASE)
+#undef MS_CASE
+	default:
+		return MS_OTHER;
+	}
+}
+
+/* The row the number table gives NR (the tracepoint side's mark off). */
+static unsigned int ms_row_of_nr(long nr)
+{
+	if ((unsigned long)nr >= MS_NR_MAX)
+		return MS_OTHER;
+	return ms_nr_row[nr] & MS_ROW_MASK;
+}
+
 static void test_names(void)
 {
 	utap_eq_u64(ms_sys_from_nr(11), MS_SYS_munmap, "x86_64 11 is munmap");

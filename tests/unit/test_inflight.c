@@ -118,6 +118,30 @@ static void test_window(void)
 	for (i = 0, ok = 0; i < (1U << BITS); i++)
 		ok += slots[i].owner == NULL;
 	utap_eq_u64(ok, 1U << BITS, "window: the table is empty after");
+	utap_eq_u64(atomic_long_read(&tab.window), 0, "window: no claim past a home slot counted after");
+}
+
+/*
+ * The window's count: up while a slot past a home slot is claimed, and a
+ * look-up that misses the home slot scans the window only then.
+ */
+static void test_window_count(void)
+{
+	const void *a = owner_at(30, 0), *b = owner_at(30, 1);
+	unsigned int cell;
+	u64 t0;
+
+	utap_ok(ms_inflight_put(&tab, a, 1, 10, 1), "count: a in its home slot");
+	utap_eq_u64(atomic_long_read(&tab.window), 0, "count: a home claim is not counted");
+	utap_ok(ms_inflight_put(&tab, b, 1, 20, 2) && slots[31].owner == b, "count: b past it");
+	utap_eq_u64(atomic_long_read(&tab.window), 1, "count: a claim past a home slot is");
+	atomic_long_set(&tab.window, 0);
+	utap_ok(!ms_inflight_peek(&tab, b, 1, &cell), "count: at 0 the window is not scanned");
+	atomic_long_set(&tab.window, 1);
+	utap_ok(ms_inflight_take(&tab, b, 1, &t0, &cell) && t0 == 20, "count: b takes its slot back");
+	utap_eq_u64(atomic_long_read(&tab.window), 0, "count: and leaves the count");
+	utap_ok(ms_inflight_take(&tab, a, 1, &t0, &cell) && t0 == 10, "count: a takes its own");
+	utap_eq_u64(atomic_long_read(&tab.window), 0, "count: a home slot's free leaves it as it was");
 }
 
 /*
@@ -198,11 +222,12 @@ static void test_threads(void)
 
 int main(void)
 {
-	utap_plan(6 + 7 + (7 + 5) + 10 + 2 + 6);
+	utap_plan(6 + 7 + (7 + 5) + 10 + 2 + 6 + 1 + 9);
 	test_one();
 	test_home();
 	test_home_fast();
 	test_window();
+	test_window_count();
 	test_dead();
 	test_threads();
 	return utap_done();

@@ -169,7 +169,7 @@ static void test_text(const struct ms_report *r)
 {
 	render(r, false);
 	LINE(out, "mseal_stats: kernel 6.12.0-test");
-	LINE(out, "version: 0.1 (JSON schema 4)");
+	LINE(out, "version: 0.1 (JSON schema 5)");
 	LINE(out, "since load or reset: 3723.456 s (1:02:03)");
 	LINE(out, "mseal supported: yes");
 	LINE(out, "backend: direct (maxactive 64), syscalls and checks probed");
@@ -339,7 +339,7 @@ static void test_json(const struct ms_report *r)
 	utap_eq_str(msj_str(out, "filter.comm", s, sizeof(s)), "a\"b\\c\x01\xe9", "json: filter.comm escaped and back");
 	utap_eq_u64(msj_int(out, "calibration_ns", -1), 100, "json: calibration_ns");
 	utap_eq_str(msj_str(out, "version", s, sizeof(s)), "0.1", "json: version");
-	utap_eq_u64(msj_int(out, "schema", -1), 4, "json: schema");
+	utap_eq_u64(msj_int(out, "schema", -1), 5, "json: schema");
 	utap_eq_u64(msj_int(out, "since_reset_ns", -1), 3723456789012ULL, "json: since_reset_ns");
 	utap_eq_u64(msj_int(out, "syscalls.mremap.count", -1), 0, "json: an attached syscall with no calls is kept");
 	utap_eq_u64(msj_int(out, "syscalls.mprotect.ns.hist.12", -1), 1, "json: mprotect's whole histogram");
@@ -448,9 +448,25 @@ static void test_kprobes_off(const struct ms_report *r)
 	utap_ok(msj_valid(out) && msj_bool(out, "kprobes_enabled") == 0, "json: kprobes_enabled false");
 
 	z.syscall_backend = "tracepoint";
+	z.syscall_span = "raw_syscalls sys_enter to sys_exit";
 	z.sys_need_kprobes = false;
 	render(&z, false);
 	LINE(out, "syscall backend: tracepoint (raw_syscalls sys_enter to sys_exit)");
+	z.clock_backwards = 3;
+	render(&z, false);
+	BLOCK(out, "clock went back: a warning with the count",
+	      "warning: 3 calls since load ended before they began on the clock (a task moved\n"
+	      "  between CPUs whose counters disagree): each counted, timed as 0 ns");
+	render(&z, true);
+	utap_eq_u64(msj_int(out, "clock_backwards", -1), 3, "json: clock_backwards");
+	z.clock_backwards = 0;
+	{
+		char s[64];
+
+		utap_eq_str(msj_str(out, "syscall_span", s, sizeof(s)),
+			    "raw_syscalls sys_enter to sys_exit", "json: syscall_span");
+	}
+	render(&z, false);
 	BLOCK(out, "kprobes warning: the checks are not counted until 1 is written there", "warning: kprobes are disabled (/sys/kernel/debug/kprobes/enabled is 0):\n"
 	      "  the checks are not counted until 1 is written there (the syscalls are)");
 	z.chk_need_kprobes = false;
@@ -685,7 +701,7 @@ int main(void)
 {
 	struct ms_report r;
 
-	utap_plan(223);	/* render(): one check per call, two for text */
+	utap_plan(231);	/* render(): one check per call, two for text */
 	make_report(&r);
 	test_text(&r);
 	test_json(&r);

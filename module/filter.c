@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * params.c - module parameters and the filter they set.
+ * filter.c - which tasks are counted: the parameters tgid and comm.
  *
  *   tgid=N       count only the process N (0, the default: all)
  *   comm=NAME    count only tasks whose comm is NAME (empty, the default: all)
- *   maxactive=N  kretprobe instances per probe (0, the default: automatic,
- *                max(64, 8 * possible CPUs)); read at load only
  *
  * tgid and comm can be changed at run time in /sys/module/mseal_stats/
  * parameters/.  A bad value is refused with -EINVAL and changes nothing.
@@ -19,8 +17,11 @@
  *
  * The handlers read the filter under RCU (filter.h), behind a static key
  * that is on only while a filter is set; a writer publishes a new one and
- * frees the old after synchronize_rcu(), never with a callback that could
- * outlive the module.
+ * hands the old to call_rcu(): it runs under kernel_param_lock, which
+ * every parameter's reader and rmmod wait for, so it waits for no grace
+ * period.  The callbacks are queued under ms_filter_lock, and the exit's
+ * rcu_barrier() comes after it closes the filter: none outlives the
+ * module.
  *
  * Values given at insmod are parsed before init runs, and a load can still
  * fail after that (a later bad parameter, a backend this kernel lacks)
@@ -31,10 +32,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
-#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
@@ -53,7 +52,14 @@ static DEFINE_MUTEX(ms_filter_lock);	/* writers, and the three below */
 static enum { MS_FILTER_LOADING, MS_FILTER_LIVE, MS_FILTER_CLOSED } ms_filter_state;
 static int ms_pending_tgid;			/* LOADING: as given at insmod */
 static char ms_pending_comm[TASK_COMM_LEN];
-static int ms_maxactive_param;
+
+static void ms_filter_free_rcu(struct rcu_head *head)
+{
+	struct ms_filter *f = container_of(head, struct ms_filter, rcu);
+
+	put_pid(f->tgid);
+	kfree(f);
+}
 
 notrace bool ms_filter_pass_slow(void)
 {
@@ -107,12 +113,10 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 		static_branch_enable(&ms_filter_on);
 	else
 		static_branch_disable(&ms_filter_on);
+	/* Under the lock: before ms_filter_exit()'s rcu_barrier(). */
+	if (old)
+		call_rcu(&old->rcu, ms_filter_free_rcu);
 	mutex_unlock(&ms_filter_lock);
-	if (old) {
-		synchronize_rcu();	/* no handler still reads OLD */
-		put_pid(old->tgid);
-		kfree(old);
-	}
 	return 0;
 }
 
@@ -162,12 +166,11 @@ void ms_filter_exit(void)
 	ms_filter_state = MS_FILTER_CLOSED;
 	old = rcu_replace_pointer(ms_filter_cur, NULL, lockdep_is_held(&ms_filter_lock));
 	static_branch_disable(&ms_filter_on);
+	if (old)
+		call_rcu(&old->rcu, ms_filter_free_rcu);
 	mutex_unlock(&ms_filter_lock);
-	if (old) {
-		synchronize_rcu();
-		put_pid(old->tgid);
-		kfree(old);
-	}
+	/* Every filter replaced so far is freed before the module goes. */
+	rcu_barrier();
 }
 
 void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])
@@ -250,28 +253,6 @@ static int ms_comm_get(char *buf, const struct kernel_param *kp)
 	return scnprintf(buf, PAGE_SIZE, "%s\n", comm);
 }
 
-static int ms_maxactive_set(const char *val, const struct kernel_param *kp)
-{
-	int n;
-
-	if (kstrtoint(val, 10, &n) || n < 0 || n > 65536)
-		return -EINVAL;
-	ms_maxactive_param = n;
-	return 0;
-}
-
-static int ms_maxactive_get(char *buf, const struct kernel_param *kp)
-{
-	return scnprintf(buf, PAGE_SIZE, "%d\n", ms_maxactive_param);
-}
-
-int ms_maxactive(void)
-{
-	if (ms_maxactive_param)
-		return ms_maxactive_param;
-	return max_t(int, 64, 8 * num_possible_cpus());
-}
-
 static const struct kernel_param_ops ms_tgid_ops = {
 	.set = ms_tgid_set,
 	.get = ms_tgid_get,
@@ -282,14 +263,7 @@ static const struct kernel_param_ops ms_comm_ops = {
 	.get = ms_comm_get,
 };
 
-static const struct kernel_param_ops ms_maxactive_ops = {
-	.set = ms_maxactive_set,
-	.get = ms_maxactive_get,
-};
-
 module_param_cb(tgid, &ms_tgid_ops, NULL, 0644);
 MODULE_PARM_DESC(tgid, "count only this process (its PID in the writer's namespace); 0: all");
 module_param_cb(comm, &ms_comm_ops, NULL, 0644);
 MODULE_PARM_DESC(comm, "count only tasks with this comm; empty: all");
-module_param_cb(maxactive, &ms_maxactive_ops, NULL, 0444);
-MODULE_PARM_DESC(maxactive, "kretprobe instances per probe; 0: max(64, 8 * possible CPUs)");

@@ -1,47 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * calib.c - measure what the probes themselves cost, per backend.
+ * calib.c - what the probes themselves cost, per backend that wraps calls
+ * and is in use.  Its probe sits on an empty function of this module,
+ * called in MS_CALIB_BATCHES batches on one CPU, each after a batch of an
+ * unprobed twin; each figure is the median of the batches:
+ *   inner_ns   the time the handlers record for the empty function,
+ *              subtracted from each timed call of that backend;
+ *   outer_ns   the extra time per probed call, subtracted from the
+ *              syscall around each check of that backend.
+ * The handlers make a real check's row look-up (systp.c gives the task a
+ * slot).  Only whole batches of one generation count: a reset never makes
+ * a figure 0.
  *
- * For each backend that times calls from a function's entry to its return
- * (direct, kretprobe) and that some target uses, or that the checks were
- * given: a probe of it, with the shared handlers, is put on an empty
- * function of this module, and the function is called in MS_CALIB_BATCHES
- * batches of MS_CALIB_CALLS on one CPU (migration off), each after a batch
- * of an unprobed twin.  Each figure is the median of the batches (a robust
- * middle: an interrupt in one batch does not move it, and neither does the
- * hottest batch, which real calls, with colder caches, never see):
- *   inner_ns   the mean duration the handlers record for the empty
- *              function: the probe's own share of every timed call, which
- *              the report subtracts from each check of that backend to
- *              give "net" times (and from each syscall on that backend);
- *   outer_ns   the mean extra time per call, probed against unprobed: the
- *              whole cost of one probe pair, subtracted from the syscall
- *              around each check of that backend.
- * The handlers make the look-up a real check makes: the row of the
- * syscall the task is in, found in the tracepoint side's in-flight table
- * when that side counts (systp.c gives the calibrating task a slot there,
- * as a counted syscall's sys_enter gives one).  So calibration runs after
- * the probes are attached, at load and on the command "calibrate"
- * (control.c, which orders it with "reset"); a batch is measured as the
- * difference of the calibration cell before and after it, and only whole
- * batches of one reset generation count, so a reset can never make a
- * figure 0.
- *
- * The calibration probes are attached once, at load (ms_calib_attach(),
- * one empty function per backend: a direct call and a kretprobe cannot
- * share one), and detached at unload (ms_calib_detach()).  Attaching and
- * detaching wait for grace periods (RCU, RCU-tasks, the slot's calls);
- * the command runs under ms_control_lock and sysfs' kernel_param_lock
- * (held around every parameter's .set), which reading any of the module's
- * parameters and rmmod wait for: so the command only measures, with the
- * probes in place, and never waits for a grace period.  Nothing calls the
- * empty functions but calibration, so the probes cost nothing meanwhile.
- *
- * A backend that cannot be calibrated now returns -EAGAIN and keeps the
- * figures it had: one that needs kprobes while they are disabled
- * (sentinel.c), or a probe that registered but never fired.  Try again
- * when the cause is gone.  One whose probe could not be attached at load
- * returns that error.
+ * The probes are attached at load and detached at unload: the command
+ * runs under locks that sysfs readers and rmmod wait for, so it never
+ * waits for a grace period.  A backend that cannot be calibrated now
+ * returns -EAGAIN and keeps its figures.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -72,12 +46,9 @@ static struct ms_calib ms_calibs[MS_CALIB_MAX];
 static DEFINE_MUTEX(ms_calib_lock);
 
 /*
- * The probed functions, one per backend: a call, an fentry site, nothing
- * else; and their twin, never probed, for the calls without a probe.
- * Their asm differs, so that the compiler cannot fold one into another.
- * Each returns true, as a check that lets the operation go on does, so
- * that the return side takes the same path on every call (its "refused"
- * test reads the value the function left in the return register).
+ * One probed function per backend and an unprobed twin; distinct asm so
+ * none is folded into another.  True, as a check that allows: the return
+ * side takes the same path on every call.
  */
 typedef bool (*ms_calib_fn)(void);
 
@@ -132,20 +103,11 @@ static struct ms_calib *ms_calib_slot(const struct ms_backend_ops *ops)
 	return NULL;
 }
 
-/*
- * MS_CALIB_BATCHES batches of the twin (unprobed) and of the probed
- * function, interleaved, on this CPU: the median extra time per call into
- * C->outer_ns, the median time the handlers recorded per call into
- * C->inner_ns; returns the calls timed (0: the probe never fired).
- */
+/* C's figures from interleaved batches; the calls timed (0: never fired). */
 static unsigned int ms_calib_batches(struct ms_calib *c, ms_calib_fn fn)
 {
 	u64 bare[MS_CALIB_BATCHES], probed[MS_CALIB_BATCHES], inner[MS_CALIB_BATCHES];
-	/*
-	 * Not on the stack: with the arrays they pass the 1 KiB frame limit
-	 * under KASAN.  Calibrations never overlap (init runs one before
-	 * commands are taken, control.c one command at a time).
-	 */
+	/* Static (KASAN's frame limit): calibrations never overlap. */
 	static struct ms_cell before, after;
 	unsigned int i, n = 0;
 	unsigned long gen;
@@ -238,11 +200,7 @@ static bool ms_calib_wanted(const struct ms_backend_ops *ops)
 	return false;
 }
 
-/*
- * At load, after the plan's probes: a calibration probe for each backend
- * to calibrate.  A probe that would not attach is said in dmesg, and
- * ms_calib_run() returns its error.
- */
+/* At load, after the plan's probes; ms_calib_run() returns an attach's error. */
 void ms_calib_attach(void)
 {
 	struct ms_calib_probe *cp = ms_calib_probes;

@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clock.c - which clock the hot path reads (clock.h): chosen at load, and
- * taken back to ktime_get_mono_fast_ns() when the kernel stops keeping
- * time with the counter.
+ * clock.c - which clock the hot path reads: the counter directly while it
+ * is the kernel's clocksource, else ktime_get_mono_fast_ns().  Every
+ * clocksource change calls the pvclock_gtod chain (as KVM uses it), and
+ * so does registering: the module listens there, nothing on the hot path,
+ * and takes the clocksource's mult and shift from the same call.
  *
- * The counter is read directly only while it is the kernel's clocksource.
- * The kernel changes clocksource when it finds the TSC unstable (the
- * clocksource watchdog, or mark_tsc_unstable(): it rates the TSC down and
- * switches), and when root writes current_clocksource.  Every change goes
- * through the timekeeper's update with TK_CLOCK_WAS_SET, which calls the
- * pvclock_gtod notifier chain (KVM's hook for the same question: is the
- * host's clocksource still the TSC?) with the new timekeeper, and so does
- * registering on the chain (once, at once).  So the module listens there
- * instead of asking on every call: nothing on the hot path, and a change
- * is seen at the moment the kernel makes it.  From the same call it takes
- * the counter's rate: the clocksource's own mult and shift, the
- * conversion the kernel applies to the same ticks.
- *
- * The chain runs with the timekeeper's lock held, on every tick: the
- * callback only tests was_set, and on a change away from the counter
- * queues an irq_work (as KVM does: no wake-up may run there), which queues
- * a work item, which turns the static key off (that sleeps).  Calls that
- * began with the counter end with it (clock.h: the mark), so none is
- * measured with two clocks.  Once off, the key stays off until the module
- * is loaded again, and the report names both clocks for the figures of
- * the generation (stats.c) in which it went off.
+ * The chain runs under the timekeeper's lock on every tick: the callback
+ * queues an irq_work (no wake-up there), which queues a work item, which
+ * turns the key off (that sleeps).  A call ends on the clock it began on.
+ * Once off, the key stays off until reload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,10 +50,8 @@ static unsigned long ms_clock_left_gen;
 static bool ms_clock_watching;
 
 /*
- * Under the control lock, so that no reset falls between the generation
- * noted and the key turned off; and the note before the key, so that a
- * report that sees the key off sees the note (ms_clock_name()).  The lock
- * is taken before the CPU hotplug lock here as in a calibration.
+ * Under the control lock: no reset between the note and the key.  The
+ * note before the key: a report that sees the key off sees the note.
  */
 static void ms_clock_drop_work(struct work_struct *w)
 {
@@ -93,12 +76,8 @@ static void ms_clock_drop_irq_work(struct irq_work *iw)
 static struct irq_work ms_clock_drop_iw;
 
 /*
- * ns = ticks * mult >> shift, so the 32.32 multiplier is mult << (32 -
- * shift).  clocks_calc_mult_shift() starts from a shift of 32 and only
- * lowers it, so the other branch is for a clocksource registered with a
- * mult and shift of its own: it drops low bits of mult.  The kernel's
- * conversion to the last bit: about 1e-7 of error at GHz rates (a shift
- * near 24), against 1e-9 from tsc_khz before, and the kernel's own.
+ * The 32.32 multiplier of ns = ticks * mult >> shift; a shift over 32
+ * (a clocksource's own) drops low bits of mult.
  */
 static __always_inline u64 ms_clock_mult_of(u32 mult, u32 shift)
 {
@@ -119,10 +98,7 @@ static notrace int ms_clock_changed(struct notifier_block *nb, unsigned long was
 	return NOTIFY_DONE;
 }
 
-/*
- * Called with the timekeeper's seqcount held for writing: a kprobe on it
- * whose handler read the time would spin on that CPU for ever.
- */
+/* Under the timekeeper's seqcount: a kprobe reading the time would spin. */
 NOKPROBE_SYMBOL(ms_clock_changed);
 
 static struct notifier_block ms_clock_nb = {
@@ -169,10 +145,8 @@ static bool ms_clock_usable(void)
 }
 
 /*
- * The notifier first (its first call gives the rate), then the choice,
- * then the choice again once the key is on: a change after that is the
- * notifier's (it acts only while the key is on), one before it is seen by
- * the second look.
+ * The notifier first (it gives the rate), the choice, then the choice
+ * again once the key is on: the notifier acts only while the key is on.
  */
 void ms_clock_init(void)
 {

@@ -1,52 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * direct.c - the direct backend: an ftrace direct call per target, to a
- * trampoline of ours (direct_tramp.S) that calls the function itself and
- * sees its return, the mechanism of BPF's fexit.  One ftrace_ops per
- * target, filtered by the target's name (ftrace_set_filter) or, for
- * calibration, by address; each target has a slot, whose trampoline passes
- * the slot number to ms_direct_enter().
+ * direct.c - the direct backend: per target an ftrace_ops whose direct
+ * call goes to its slot's trampoline (direct_tramp.S), which calls the
+ * function and sees its return, as BPF's fexit does.  One ops per target:
+ * the slot's own trampoline tells the entry its target.  A function with
+ * a direct caller already gives -EBUSY, and plan.c uses a kretprobe.
  *
- * Only one direct caller per function: when a BPF fentry/fexit program
- * (bpftrace's kfunc:/kretfunc:) or another module's direct call is already
- * there, registration says -EBUSY and plan.c falls back to a kretprobe for
- * that target.  The other way round, theirs is refused while ours is on.
+ * Unload.  A task in a timed call has a return address into the
+ * trampoline while the function runs, perhaps asleep (rcu_tasks does not
+ * cover that).  So, before the slots and probes are freed:
+ *   1. unregister, then synchronize_rcu_tasks(): no task enters a
+ *      trampoline, nor is between its entry and the in-flight count
+ *      going up (ftrace's own wait is not on every kernel);
+ *   2. wait for each detached slot's in-flight count (per slot: the
+ *      others keep counting) to sum to 0: after step 1 it only goes down;
+ *   3. synchronize_rcu_tasks() again, for the trampoline's last
+ *      instructions after the count went down (they do not sleep).
  *
- * Unloading safely.  A task inside a timed call has a return address into
- * the trampoline on its stack for as long as the function runs.  The
- * checks do not sleep, the syscalls' entry functions do (mmap and munmap
- * wait for the mmap lock and fault pages in), and rcu_tasks alone does
- * not cover a task asleep in the body (it is quiescent for it).  So:
- *   1. unregister every ops, then synchronize_rcu_tasks(): no task enters a
- *      trampoline any more, and none is left between its entry and the
- *      in-flight count going up (ftrace waits too, for a module's ops, but
- *      not on every kernel in every state: 6.1 skips it with
- *      ftrace_enabled=0, so the module does not rely on it);
- *   2. wait until no timed call is in flight through the slots going
- *      away: a per-CPU count per slot, up in ms_direct_enter() when it
- *      says "time it", down in ms_direct_exit(); after step 1 a detached
- *      slot's count can only go down, so its sum over CPUs read as 0
- *      means every such call is back.  Per slot, not one for all: the
- *      slots that stay attached keep counting, and a sum over them would
- *      seldom read 0 on a busy machine;
- *   3. synchronize_rcu_tasks() again: a task that has counted itself out
- *      may still be on the trampoline's last instructions; they do not
- *      sleep, so once it has switched voluntarily it is out;
- * and only then are the slots and probes freed; the text goes with the
- * module after ms_plan_detach() returns.  (Without TASKS_RCU the kernel
- * does not preempt, and synchronize_rcu_tasks() is synchronize_rcu().)
- *
- * One ftrace_ops per target, not one for all: an ops has one direct
- * address for all its functions, and a slot's own trampoline is what
- * tells the entry its target without a look-up on every call.  So each
- * ops's unregistration waits for its own rcu_tasks grace periods at
- * unload, on top of the two above.
- *
- * What a trampoline can call: a function whose arguments are all in
- * registers (six on x86_64, eight on arm64: stack arguments would be read
- * from the trampoline's frame) and whose value fits two registers.  Every
- * target is one: the checks take at most four arguments, a syscall's
- * entry function one (the task's registers).
+ * Targets take all their arguments in registers and return at most two.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -82,11 +53,7 @@ struct ms_direct_probe {
 	struct ftrace_ops fops;
 };
 
-/*
- * An unbound slot's probe: no kind, so a call that meets it (a task that
- * entered a trampoline just before its slot was unbound) runs untimed,
- * and the entry needs no NULL test before its kind test.
- */
+/* An unbound slot's probe: its calls run untimed, with no NULL test. */
 static struct ms_direct_probe ms_direct_none = { .kind = MS_KIND_NONE };
 
 /* Bound before the function is patched, unbound once nothing can use it. */
@@ -98,19 +65,10 @@ static struct ms_direct_probe *ms_direct_slot[MS_DIRECT_NSLOTS] = {
 static DEFINE_PER_CPU(long [MS_DIRECT_NSLOTS], ms_direct_inflight);
 
 /*
- * The entry (ms_direct_enter()) and the return (ms_direct_exit()) make no
- * call on their common path: a function that calls nothing saves no
- * register, so what could call (the filter when one is set, the in-flight
- * table's window, ktime_get_mono_fast_ns() where the counter is not read directly,
- * the clock's mark at the return) is a tail call to a function of its
- * own, which takes the same steps.
- *
- * The in-flight count goes up before the clock is read (not inside the
- * time measured) and after the filter and the task-context test (a call
- * either keeps out pays no count, and needs none taken back).  Until it
- * is up, this task is between the entry and the count, which the first
- * synchronize_rcu_tasks() of a detach covers (the top of this file), as
- * it covers the untimed path's return.
+ * Entry and return call nothing on their common path (no register saved);
+ * the rest is a tail call.  The in-flight count goes up after the filter
+ * and task-context tests and before the clock read; until then the first
+ * synchronize_rcu_tasks() of a detach covers the task.
  */
 static __always_inline void ms_direct_count_in(unsigned int slot, struct ms_inst *in)
 {
@@ -130,12 +88,8 @@ static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsi
 						 struct ms_inst *in);
 
 /*
- * The steps of a call of KIND (a check, or calibration: a check's steps
- * and its own cell) past the slot.  SLOW: this is ms_direct_enter_slow(),
- * which takes every step the generic way; the fast path goes there (a
- * tail call) for a filter set or a slot of the in-flight table past the
- * task's home slot, and to ms_direct_start_local() for ktime_get_mono_fast_ns().  A
- * check outside task context is counted as missed (handlers.h).
+ * A check's or calibration's steps.  SLOW: every step the generic way,
+ * for a filter set or a slot past the home slot.
  */
 static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_direct_probe *p,
 					   unsigned int slot, struct ms_inst *in,
@@ -154,11 +108,7 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 		ms_probe_missed_inc(&p->p);
 		return 0;
 	}
-	/*
-	 * Calibration takes a user task's steps also from a worker or a
-	 * kthread (handlers.h, ms_handler_calib_start()): the worker's early
-	 * answer is a check's, not calibration's.
-	 */
+	/* Calibration takes a user task's steps, even from a worker. */
 	if (slow)
 		cell = kind == MS_KIND_CALIB ? ms_task_chk_base() : ms_check_chk_base();
 	else if (kind == MS_KIND_CALIB && unlikely(ms_current_is_worker()))
@@ -167,7 +117,6 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 		return ms_direct_enter_slow(p, slot, in);
 	cell += p->index;
 	if (kind == MS_KIND_CALIB) {
-		/* The row was found as a check's is; the cell is its own. */
 		MS_KEEP(cell);
 		cell = MS_CELL_CALIB;
 	}
@@ -183,10 +132,7 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 	return 1;
 }
 
-/*
- * A syscall's entry function: its cell is its own row, known from the
- * slot; a syscall runs in task context.  SLOW: a filter is set.
- */
+/* A syscall's entry function: in task context, its cell from the slot. */
 static __always_inline int ms_direct_sys_steps(struct ms_direct_probe *p, unsigned int slot,
 					       struct ms_inst *in, const bool slow)
 {
@@ -232,12 +178,8 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 NOKPROBE_SYMBOL(ms_direct_enter);
 
 /*
- * The return: the clock first; the in-flight count down before the
- * record, which is then the last thing and may be a tail call
- * (stats.h).  A task counted out is still on our code for the record and
- * the trampoline's last instructions: the second synchronize_rcu_tasks()
- * of a detach covers them (the top of this file; nothing there sleeps),
- * and the tables go only after every probe (main.c).
+ * The return: the clock, the count down, then the record (a tail call),
+ * covered by a detach's second synchronize_rcu_tasks().
  */
 static __always_inline void ms_direct_record(unsigned int cell, u64 ns, unsigned long ret)
 {
@@ -295,11 +237,7 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
 	return sum;
 }
 
-/*
- * Step 2 (see the top): every timed call through SLOTS is back from its
- * function.  A task that died inside one (an oops) never comes back: then
- * unload waits for good, and says so every 10 s.
- */
+/* Step 2; a task that died in a call (an oops) blocks it for good. */
 static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 {
 	unsigned long start = jiffies, next = start + 10 * HZ;
@@ -324,17 +262,10 @@ static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
 }
 
 /*
- * Registration of P refused with ERR.  A refusal can come after the ops
- * went on ftrace_ops_list (ftrace_startup() failing, an IPMODIFY conflict
- * with a livepatch or a kprobe with a post handler): meanwhile a CPU in
- * ftrace_ops_list_func() may have read it (synchronize_rcu()), and a task
- * may have entered the trampoline and be anywhere in ms_direct_enter() or
- * the function (ms_direct_quiesce(), as for a detach).  Only then can P
- * go.  The usual refusal, -EBUSY from a function that has a direct caller
- * already (bpftrace's kfunc:), comes before that: no wait.  On some kernels the refusal also leaves the function's entry in
- * ftrace's direct_functions pointing at our trampoline: nothing exported
- * can take it out, so say so, since it outlives the module
- * (compat_direct.h).
+ * Registration of P refused.  If the ops was live meanwhile, a CPU may
+ * have read it and a task entered the trampoline: wait as a detach does
+ * before P goes.  A stale direct_functions entry outlives the module:
+ * say so.
  */
 static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int err)
 {
@@ -403,14 +334,10 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
 		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
-		/* A slot ftrace still calls would never drain: not waited for. */
+		/* A slot ftrace still calls would never drain. */
 		if (gone[i])
 			slots[nslots++] = p->slot;
-		/*
-		 * Only when ftrace itself broke (ftrace_bug() disabled it): the
-		 * site may still call the trampoline, which goes with this
-		 * module.  Nothing here can keep the module; say so loudly.
-		 */
+		/* Only if ftrace broke; nothing here can keep the module. */
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}

@@ -1,29 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * direct_tramp.S - the direct backend's trampolines, one per slot
- * (direct.h), for x86_64 and arm64.
- *
- * ftrace patches a traced function's entry (its fentry call on x86, the
- * "mov x9, x30; bl" pair on arm64) to call slot N's trampoline, which
- *
- *   1. saves the argument registers and asks ms_direct_enter(N, &inst)
- *      whether to time this call (the filter; the entry time and the cell
- *      go into inst, on this trampoline's stack frame: nothing to allocate,
- *      nothing to run out of);
- *   2. if not: restores them and returns into the function's body, like
- *      the kernel's entry-only sample (samples/ftrace/ftrace-direct-too.c);
- *   3. if so: calls the body itself with the arguments restored, so the
- *      body returns to the trampoline (the BPF trampoline's
- *      BPF_TRAMP_F_CALL_ORIG), hands the return value to
- *      ms_direct_exit(&inst, ret) and returns to the function's caller with
- *      that value: no int3, no register dump, no return-address hijack.
- *
- * While the body runs, a task has its return address in this code: the
- * module must not go until every such call is back.  direct.c counts them.
- *
- * Written as assembler, not C inline asm: the objtool and unwinder
- * annotations x86 needs (UNWIND_HINT_FUNC, ANNOTATE_INTRA_FUNCTION_CALL)
- * are assembler macros in every kernel from 6.1 to 7.x.
+ * direct_tramp.S - the direct backend's trampolines, one per slot.  Slot
+ * N's trampoline saves the argument registers and asks
+ * ms_direct_enter(N, &inst), inst on its frame, whether to time the call.
+ * If not, it returns into the body (as samples/ftrace/ftrace-direct-too.c).
+ * If so, it calls the body, passes the result to ms_direct_exit() and
+ * returns to the caller.  While the body runs its return address is here:
+ * direct.c keeps the module until every such call is back.  Assembler,
+ * not inline asm: x86's unwind annotations are assembler macros.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -32,10 +16,8 @@
 #if IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
 
 /*
- * Not for kprobes: a kprobe single-stepping the body's call sequence would
- * run on a frame no unwinder or fixup expects (the kernel keeps its own
- * trampolines out the same way).  Aligned, each (.p2align below): ftrace
- * takes bit 0 of a direct address for a mode flag on newer kernels (7.x).
+ * No kprobes here: the frame is one no unwinder or fixup expects.  Each
+ * aligned: newer ftrace takes bit 0 of a direct address for a flag.
  */
 #ifdef CONFIG_KPROBES
 #define MS_NOKPROBE(sym)	.pushsection "_kprobe_blacklist", "aw"; .balign 8; .quad sym; .popsection
@@ -48,12 +30,7 @@
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
 
-/*
- * Call depth tracking (RSB stuffing, Linux 6.2 on) counts calls in the
- * callee and returns in the return thunk; a call that does not go through
- * a function's accounting prologue must count itself, as the kernel's
- * samples do.
- */
+/* Call depth tracking: a call without an accounting prologue counts itself. */
 #if defined(CONFIG_MITIGATION_CALL_DEPTH_TRACKING) || defined(CONFIG_CALL_DEPTH_TRACKING)
 #define MS_CALL_DEPTH_ACCOUNT	CALL_DEPTH_ACCOUNT
 #else
@@ -62,29 +39,14 @@
 
 /*
  * The frame, below %rbp: the six argument registers (-8 to -48), then
- * struct ms_inst (-64).  Above it the fentry call's return address (the
- * function's body, 8(%rbp)) and the function's own return address into
- * its caller (16(%rbp)).  A stack trace from inside the body unwinds
- * through this frame to the body's address, which ORC knows as the
- * function's entry state, and on to the caller.
+ * struct ms_inst.  8(%rbp) is the body, 16(%rbp) the caller's return
+ * address: a stack trace unwinds through body, function, caller.
  *
- * The body is called with the kernel's retpoline-style sequence (as in
- * return_to_handler): a call to a local label that pushes the body's
- * address and returns to it.  An indirect call would need an ENDBR at the
- * target under IBT, which the body, past the fentry site, does not have;
- * BPF's trampoline makes a direct call, which a trampoline shared by any
- * function cannot (its target is known only at attach).  The price, on
- * hardware: the RET into the body and the body's own RET are mispredicted
- * (the return stack holds the label, then the fentry call's return), two
- * mispredictions a timed call, 15 to 20 cycles each on current cores
- * (Agner Fog's microarchitecture manual); BPF's trampoline has one, its
- * last RET past the fentry return.  The return stack is balanced after the
- * body's RET: the trampoline's last RET is predicted.
- * Every RET goes through the return thunk; the one extra return (into the
- * body) is counted by the second MS_CALL_DEPTH_ACCOUNT.  The unwind hints
- * say what objtool cannot see: the state after the body returns is the one
- * at the call (SAVE, RESTORE), and the two RETs that leave with one word
- * less or more on the stack than at entry are a function's return.
+ * The body is entered by a call to a label that pushes its address and
+ * returns to it (as return_to_handler): under IBT the body has no ENDBR
+ * for an indirect call.  The second MS_CALL_DEPTH_ACCOUNT counts that
+ * extra return.  The unwind hints: after the body, the state at the call
+ * (SAVE, RESTORE); the two RETs off by one word are a function's return.
  */
 #define MS_FRAME	(48 + MS_DIRECT_INST_SIZE)
 
@@ -121,12 +83,7 @@ ms_direct_tramp_\slot:
 	UNWIND_HINT_SAVE
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	3f
-	/*
-	 * The body returned here, its value in %rax (and %rdx).  objtool
-	 * takes an intra-function call for a jump that never comes back:
-	 * RESTORE tells it this is reached, in the state SAVE recorded at
-	 * the call.
-	 */
+	/* The body returned here, its value in %rax (and %rdx). */
 	UNWIND_HINT_RESTORE
 	movq	%rax, -8(%rbp)
 	movq	%rdx, -16(%rbp)
@@ -156,26 +113,13 @@ ms_direct_tramp_\slot:
 
 #ifdef CONFIG_ARM64
 /*
- * Entered from the function's "mov x9, x30; bl" (or, when this module is
- * out of bl range, from ftrace_caller's "br x17", which lands on bti c):
- * x30 is the function's body, x9 the function's return address into its
- * caller, x0-x7 its arguments.  The trampoline builds two frame records,
- * as the BPF trampoline does: one for the caller (x29, x9) and one for the
- * traced function (x29, x30), so a stack trace from inside the body reads
- * body, function, caller.  Below them: x0-x7 and x8 (the indirect result
- * register, kept as ftrace_caller keeps it; 80 bytes) and struct ms_inst.
- *
- * The body is entered as BPF's trampoline enters it, with blr: the body's
- * return is predicted (the return stack holds our label), and only the
- * trampoline's last return, past the patch site's bl, is not.  Where the
- * kernel enforces BTI (ARM64_BTI_KERNEL) the body, past the patch site,
- * is no landing pad for blr: there it is entered with ret and x30 set to
- * the label (no landing pad needed; the ret is predicted, from the patch
- * site's bl, the body's return is not).  Pointer authentication needs
- * nothing: the body signs and checks its own return address (our label)
- * against its own stack pointer; the addresses the frame records hold are
- * raw, as they are at the patch site.  Like the kernel's samples, the
- * trampoline returns with "ret x9".
+ * Entered from "mov x9, x30; bl" (or ftrace_caller's "br x17": bti c):
+ * x30 is the body, x9 the caller's return address, x0-x7 the arguments.
+ * Two frame records, caller (x29, x9) and function (x29, x30), as BPF's
+ * trampoline builds; below them x0-x8 (x8: indirect result) and struct
+ * ms_inst.  The body is entered with blr, or under BTI (no landing pad
+ * there) with ret and x30 set to the label.  The body signs its own
+ * return address: pointer authentication needs nothing here.
  */
 #define MS_FRAME	(80 + MS_DIRECT_INST_SIZE)
 

@@ -1,28 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gentab.h - a CPU's table of cells under reset generations, and the
- * snapshot of one generation over every CPU's table.
+ * gentab.h - per-CPU cells under reset generations.  A reset writes no
+ * table; each cell keeps its generation, its owner zeroes it (one cell,
+ * never the table, with preemption off) at its first update in a newer
+ * one, and readers take another generation's cell for zeros.  Generation
+ * 0 is never current, so every cell is ms_cell_zero()ed before use.
  *
- * A reset writes no table: it starts a new generation.  Each cell keeps
- * the generation it holds; its owner zeroes it at its first update in a
- * newer one, and a reader takes a cell of another generation for zeros.
- * Per cell, not per table: the first update after a reset clears one cell
- * (70 words), not the whole table (33 KB with preemption off, a latency
- * spike on PREEMPT_RT).  The tables start as zeros at generation 0, which
- * no snapshot reads: the first generation is 1 (stats.c), so every cell
- * is zeroed the ms_cell_zero() way, its minimum seeded, before its first
- * call is added.
- *
- * A snapshot sums the tables as of one generation.  If a reset comes in
- * the middle, the cells already rolled over read as zeros while the others
- * still hold the old generation: a mix of two.  So the snapshot reads the
- * generation again after the sum and starts over in the new one when it
- * moved.  Resets are root's commands, one at a time (control.c): a
- * snapshot starts over once per reset made while it sums.
- *
- * Pure C: also built into the unit tests (tests/unit/test_gentab.c).  The
- * caller keeps a writer and the readers of a table apart (stats.c: a
- * seqcount per CPU).
+ * A snapshot that a reset overtakes would mix two generations: it reads
+ * the generation again after the sum and starts over when it moved.
+ * Pure C (unit-tested); the caller keeps writer and readers apart.
  */
 #ifndef MSEAL_STATS_GENTAB_H
 #define MSEAL_STATS_GENTAB_H

@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * handlers.h - the work every backend's handlers share, inlined into each
- * (kretprobe.c, direct.c; systp.c keeps its own entry time per task).
- *
- * Entry: the filter first (a call it keeps out records nothing), then the
- * entry time and the cell to charge, in the call's own data (a kretprobe
- * instance, the trampoline's frame): the task may sleep or migrate.
- * Return: the duration and the result into this CPU's table.
- *
- * A check's row (names.h): "worker" for a kernel-side worker; else the
- * syscall the tracepoint side saw this task enter, when that side counts
- * (a check from task_work after sys_exit is not charged to the syscall
- * that ended); else the syscall number in the task's user registers.
- *
- * Nothing shared between CPUs is written but the tracepoint side's
- * in-flight slot (a cmpxchg on a line hashed from the task).  All of it is
- * notrace and NOKPROBE_SYMBOL, its helpers __always_inline: our probes are
- * never re-entered.  The kernel functions it calls (syscall_get_nr,
- * ktime_get_mono_fast_ns) may carry someone else's probe.
+ * handlers.h - the handler work kretprobe.c and direct.c share: entry
+ * time and cell into the call's own data (the task may sleep or migrate),
+ * the duration into this CPU's table at the return.  A check's row: a
+ * worker's; else the syscall the tracepoint side saw the task enter; else
+ * the number in its registers.  Nothing shared is written but the
+ * in-flight slot (a cmpxchg).  notrace, NOKPROBE_SYMBOL, __always_inline:
+ * never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H
@@ -31,11 +20,7 @@
 #include "stats.h"
 #include "systp.h"
 
-/*
- * Calibration finds the row as a check does and throws it away: this keeps
- * the compiler from dropping the work (an asm that reads X, and emits
- * nothing).
- */
+/* Keeps the compiler from dropping the work that computed X. */
 #define MS_KEEP(x)	asm volatile("" : : "r" (x))
 
 /* What one call carries from entry to return. */
@@ -45,12 +30,7 @@ struct ms_inst {
 	unsigned int slot;	/* direct backend: the trampoline's slot */
 };
 
-/*
- * The first check cell (cell.h: MS_CELL_CHK(row, 0)) of the row a check
- * made now is charged to.  The syscall side's slot when it counts (a
- * static key), else the task's registers, through the number table
- * (names.h); a worker's row before either.
- */
+/* The first check cell of the row a check made now is charged to. */
 static __always_inline unsigned int ms_task_chk_base(void)
 {
 	if (ms_systp_counting())
@@ -66,12 +46,8 @@ static __always_inline unsigned int ms_check_chk_base(void)
 }
 
 /*
- * The same into *BASE, for a caller with a slow path of its own (the
- * direct entry): false when the tracepoint side counts and the task's
- * slot is not this CPU's hint nor its home slot, or is marked (the cases
- * ms_systp_row() takes out of line).  A slot found here is trusted as it
- * stands: only a slot left by a sys_exit never seen (an oops) differs from
- * what the window look-up would say.
+ * The same into *BASE; false where ms_systp_row() would go out of line
+ * (slot neither the hint nor home, or marked): the caller's slow path.
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {
@@ -92,37 +68,29 @@ static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 }
 
 /*
- * A check's entry past the filter.  A check outside task context is not
- * recorded (the record has no guard against an interrupted writer on this
- * CPU) but counted as missed: the direct entry tests in_task(), a
- * kretprobe (whose entry may run from an int3 trap) at the return.
+ * A check's entry past the filter.  Outside task context a check is
+ * counted as missed, never recorded: the record has no guard against an
+ * interrupted writer on this CPU.
  */
 static __always_inline void ms_handler_check_start(unsigned int index, struct ms_inst *in)
 {
 	ms_clock_start(&in->t0, &in->cell, ms_check_chk_base() + index);
 }
 
-/*
- * Calibration takes a counted check's steps and keeps every call; a user
- * task's steps even when a worker or a kernel thread runs it (a calibrate
- * written from io-wq or a kthread).
- */
+/* A counted check's steps (a user task's, even from a worker); every call kept. */
 static __always_inline void ms_handler_calib_start(struct ms_inst *in)
 {
 	unsigned int base;
 
 	(void)ms_filter_pass();
 	base = ms_task_chk_base();
-	/* Found as a check's is; the cell is its own. */
 	MS_KEEP(base);
 	ms_clock_start(&in->t0, &in->cell, MS_CELL_CALIB);
 }
 
 /*
- * Entry of a call to P's target (a backend that takes every kind: the
- * kretprobe): false to let it run uncounted.  P is the probe, not its
- * target's ->probe, which is set only once registration has returned (a
- * handler can fire before that); P->target is set before.
+ * Entry of a call to P's target: false to let it run uncounted.  P, not
+ * the target's ->probe: that is set only after registration returns.
  */
 static __always_inline bool ms_handler_enter(struct ms_probe *p, struct ms_inst *in)
 {
@@ -145,10 +113,8 @@ static __always_inline bool ms_handler_enter(struct ms_probe *p, struct ms_inst 
 }
 
 /*
- * At the return, for a backend whose entry may not run in the call's
- * context (a kretprobe): a check that ran outside task context is not
- * recorded but counted as missed, as the direct trampoline's entry does.
- * The return runs in the call's own context.  P as for ms_handler_enter().
+ * The task-context test at the return, for a backend whose entry may run
+ * from a trap (a kretprobe): a check outside task context is missed.
  */
 static __always_inline bool ms_handler_exit_in_task(struct ms_probe *p, const struct ms_inst *in)
 {

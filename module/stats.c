@@ -1,24 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - per-CPU statistics tables.
- *
- * Writers are the probe handlers: each writes only its own CPU's table,
- * with preemption off, so no lock and no atomic is needed (the probed
- * functions never run in interrupt context: the check handlers test it at
- * entry; the writer itself is inline, stats.h).  Readers, on any CPU, sum all
- * tables.  Two things keep every cell a reader sees whole, under any load:
- *
- * - a seqcount per CPU around each update: a reader copies a cell and
- *   copies it again if the owner was writing meanwhile (the owner runs
- *   with preemption off, so it is never held up long);
- * - reset never writes another CPU's table.  It starts a new generation;
- *   each cell remembers the generation it holds, readers take a cell of
- *   another one for zeros, and the owner zeroes a cell itself at its next
- *   update of it (gentab.h: one cell at a time, never the whole table with
- *   preemption off; a memset from another CPU could meet a handler
- *   halfway through a cell).  A call that straddles the reset is
- *   counted whole in the old generation or the new one, and a snapshot
- *   that a reset overtakes starts over in the new one.
+ * stats.c - per-CPU statistics tables.  A handler writes only its own
+ * CPU's table, in task context with preemption off: no lock, no atomic.
+ * Readers sum all tables; a cell is seen whole because
+ * - a seqcount per CPU brackets each update, and a reader copies again
+ *   if the owner wrote meanwhile;
+ * - a reset writes no table but starts a generation (gentab.h): a
+ *   memset from another CPU could meet a handler halfway through a cell.
  */
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -35,34 +23,14 @@
 #include "mseal_stats.h"
 #include "stats.h"
 
-/*
- * A table per possible CPU, on its node, zeroed; the pointer in the CPU's
- * own per-CPU area.  Not alloc_percpu(): a table is over its 32 KiB unit
- * (59 cells of 70 words, 33,520 bytes), and on x86_64 the pointer costs
- * the writer one load where a __percpu base costs a load and an add (the
- * same on arm64).  vzalloc_node(): nine 4-KiB pages, where kmalloc would
- * take an order-4 block (64 KiB, 31 of them unused, per possible CPU) and
- * can fail on a fragmented machine; like alloc_percpu()'s chunks past the
- * first, which are vmalloc'd too (small pages: a record may need a TLB
- * entry or two more than in the kernel's large-page direct map).  Set at
- * init, before any probe (a module's static per-CPU data has no
- * initializer that works: systp.c).
- */
+/* Per possible CPU, vzalloc'd on its node; set at init, before any probe. */
 DEFINE_PER_CPU(struct ms_cpu_table *, ms_ctab);
-/*
- * Cells start as zeros at generation 0 (vzalloc_node), which is never
- * current: the first generation is 1, so each cell is zeroed with its
- * minimum seeded (gentab.h) before its first call.  The first reset's is 2.
- */
+/* Never 0, the zeroed tables' generation (gentab.h). */
 unsigned long ms_gen = 1;
 /*
- * When the generation began (CLOCK_MONOTONIC ns: the end of the module's
- * init, once the probes are attached and calibrated, which resets as the
- * command does (control.c), or the last reset), for the report's "since
- * reset".  Written with ms_gen under ms_reset_seq, so a snapshot takes the
- * start of the very generation it summed.  Its writers are serialized:
- * every reset runs under control.c's mutex.  The handlers read ms_gen,
- * never the seqcount or the stamp.
+ * When the generation began, written with ms_gen under ms_reset_seq so a
+ * snapshot takes the start of the generation it summed.  Writers hold
+ * ms_control_lock; handlers read only ms_gen.
  */
 static seqcount_t ms_reset_seq;
 static u64 ms_reset_ns;
@@ -82,12 +50,9 @@ int ms_stats_init(void)
 		per_cpu(ms_ctab, cpu) = ct;
 	}
 	/*
-	 * Every CPU sees the zeroed tables and the pointers before any probe
-	 * of ours can run there: the attach that follows patches text or
-	 * publishes a tracepoint's probes, which orders them on most paths
-	 * (IPIs, stop_machine, systp.c's grace period), but not provably on
-	 * every one (arm64's ftrace patches call sites without stopping the
-	 * other CPUs).  One grace period at load says it for all.
+	 * Every CPU sees the tables and pointers before any probe runs there:
+	 * not every attach path orders them (arm64 patches without stopping
+	 * the other CPUs).
 	 */
 	synchronize_rcu();
 	seqcount_init(&ms_reset_seq);

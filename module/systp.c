@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * systp.c - the syscall side on the raw_syscalls tracepoints (sys_enter,
- * sys_exit): syscall_backend=tracepoint, where direct calls are not to be
- * had.  The time is sys_enter to sys_exit (the entry function plus the
- * dispatch).  While registered, every syscall of every task takes the
- * syscall work, and our probe sees every syscall: it tests the number
- * first and lets any syscall it does not track go.
+ * systp.c - syscall_backend=tracepoint: sys_enter to sys_exit on the
+ * raw_syscalls tracepoints.  The probes see every syscall and test the
+ * number first.  The entry time waits in the in-flight table (the task
+ * may sleep or migrate); no free slot is a miss, a sys_exit without its
+ * sys_enter is not counted.  The slot also names the checks' row.
  *
- * The entry time waits in the in-flight table (inflight.h): the task may
- * sleep or migrate before sys_exit.  A sys_enter with no free slot is a
- * miss; a sys_exit without its sys_enter is not counted.  The slot also
- * names the syscall the checks are charged to (ms_systp_row()).
- *
- * One pair of probes serves every syscall target.  sys_exit is registered
- * before sys_enter and unregistered after it, so every sys_enter we see
- * has its sys_exit seen too.  (Detach turns the syscalls off first, so a
- * sys_exit in that window may leave its slot claimed: the table goes next.)
+ * sys_exit is registered before sys_enter and unregistered after it, so
+ * every sys_enter we see has its sys_exit seen too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,12 +34,8 @@
 #include <trace/events/syscalls.h>
 
 /*
- * The in-flight table's size: at least 4096 slots of one cache line (256
- * KiB), more on a machine that can run more threads, up to 2^18 (16 MiB):
- * one slot for every 8 threads the kernel would allow (its max_threads
- * rule, set_max_threads(): memory over 8 kernel stacks), since thousands
- * of threads asleep inside a counted syscall (queued on one mmap_lock)
- * each hold one.
+ * 2^12 to 2^18 slots: one per 8 threads set_max_threads() would allow,
+ * since every thread asleep inside a counted syscall holds one.
  */
 #define MS_INFLIGHT_MIN_BITS	12
 #define MS_INFLIGHT_MAX_BITS	18
@@ -73,11 +61,8 @@ static bool ms_tp_registered;
 DEFINE_STATIC_KEY_FALSE(ms_systp_on);
 static struct ms_probe ms_tp_probes[MS_NSYS];
 /*
- * Where every CPU's hint points until a claim (systp.h): owned by nobody.
- * Set by ms_tp_hints_reset(), not by an initializer: the loader does not
- * relocate a module's per-CPU section on every kernel (it has lost
- * SHF_ALLOC, and apply_relocations() skips it), so an address there
- * reaches every CPU as NULL.
+ * Every CPU's hint until a claim: owned by nobody.  Set at run time: not
+ * every kernel relocates a module's per-CPU initializers.
  */
 static struct ms_inflight_slot ms_tp_nobody;
 DEFINE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
@@ -99,10 +84,8 @@ static bool ms_tp_available(void)
 }
 
 /*
- * The tracked syscall number NR is, or -1.  The number table first
- * (names.h: one load, the syscall's MS_ROW_TP bit), so that every syscall
- * not counted, system-wide, pays that and no more; compat numbers are
- * another table's, and the compat test comes after it for that reason.
+ * The tracked syscall NR is, or -1.  The table first: one load is all an
+ * untracked syscall pays; compat numbers index another table.
  */
 static __always_inline int ms_tp_sys(long nr)
 {
@@ -114,13 +97,8 @@ static __always_inline int ms_tp_sys(long nr)
 }
 
 /*
- * Both probes make no call on their common path on x86_64 (a function
- * that calls nothing saves no register; arm64 reads its counter through
- * the timer driver's function pointer, arch_timer_read_counter): the slot
- * found from this CPU's hint or the home slot, the counter read directly,
- * no filter.  Anything else (a filter set, ktime_get_mono_fast_ns(), the
- * window of the table, a call that began on the other clock) is a tail
- * call to a function that takes every step.
+ * The probes' common path calls nothing (no register saved): hint or home
+ * slot, counter, no filter.  Anything else tail-calls a slow path.
  */
 static noinline notrace void ms_tp_sys_enter_slow(int sys)
 {
@@ -134,11 +112,7 @@ static noinline notrace void ms_tp_sys_enter_slow(int sys)
 		this_cpu_inc(ms_tp_missed.n[sys]);
 		return;
 	}
-	/*
-	 * A start on the fallback clock marks the slot, which keeps its exit
-	 * off the fast path.  The clock last: the claim and the mark are
-	 * ours, not the syscall's.
-	 */
+	/* The fallback clock marks the slot: its exit takes the slow path. */
 	if (ms_clock_is_counter()) {
 		s->t0 = ms_counter_read();	/* the claim wrote the cell */
 	} else {
@@ -154,11 +128,7 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct ms_inflight_slot *s;
 	int sys;
 
-	/*
-	 * The number as it is now, not ID: ID was taken before any probe ran,
-	 * and a probe before ours (we register last) may have rewritten it,
-	 * as the entry code's own re-read allows for.
-	 */
+	/* The number now, not ID: an earlier probe may have rewritten it. */
 	sys = ms_tp_sys(syscall_get_nr(current, regs));
 	if (sys < 0)
 		return;
@@ -178,16 +148,9 @@ static notrace void ms_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 NOKPROBE_SYMBOL(ms_tp_sys_enter);
 
 /*
- * A sys_exit past the fast path: T1 is its end read with the counter, or
- * 0 when no clock was read yet (a filter set, or the fallback clock).
- * A task the filter lets in reads its end first, before the look-up, as
- * the fast path does.  One it keeps out reads no clock and looks for a
- * slot all the same, since the filter may have changed since its
- * sys_enter: it normally has none, and the look-up stops at the home slot
- * unless some slot past a home slot is claimed (inflight.h), so it pays
- * what its sys_enter paid.  A start read with the counter ends with the
- * counter, one read with the fallback clock with that clock: no call is
- * measured with two clocks.
+ * A sys_exit past the fast path; T1: the counter's end, or 0 if not read.
+ * A task the filter keeps out still frees its slot (the filter may have
+ * changed).  A call ends on the clock it started on.
  */
 static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 {
@@ -216,14 +179,8 @@ static noinline notrace void ms_tp_sys_exit_slow(long ret, u64 t1)
 NOKPROBE_SYMBOL(ms_tp_sys_exit_slow);
 
 /*
- * With a filter set, the slow path: it reads the clock only for a task the
- * filter lets in, and gives back the slot of one it let in at sys_enter
- * and keeps out now.  Else the clock first, then the look-up: only the
- * test of the syscall number comes before it, which keeps the clock read
- * off every syscall we do not track.  RET
- * is the value the syscall left in the registers (syscall_exit_work()
- * reads it for the tracepoint); this probe runs first (ms_tp_register()),
- * so no other probe has been there before it.
+ * The clock right after the number test, the look-up after it.  This
+ * probe runs first (ms_tp_register()): RET is as the syscall left it.
  */
 static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
@@ -240,17 +197,12 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 		return;
 	}
 	t1 = ms_counter_read();
-	/*
-	 * A slot whose start was read with the fallback clock has its birth
-	 * marked (sys_enter): the fast look-up misses it.  So a slot found
-	 * here was claimed by a fast sys_enter, or a slow one on the counter:
-	 * its cell has no MS_CLOCK_LOCAL, and indexes the table as it is.
-	 */
+	/* The fast look-up misses marked slots: this cell has no MS_CLOCK_LOCAL. */
 	if (unlikely(!ms_systp_find_fast(ms_task_birth(current), &s)))
 		goto slow;
 	cell = s->cell;
 	t0 = s->t0;
-	/* A home slot, or calibration's (whose count then only stays up). */
+	/* A home slot, or calibration's: the window count only stays up. */
 	smp_store_release(&s->owner, NULL);
 	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
 	return;
@@ -263,12 +215,7 @@ notrace int ms_systp_row_window(void)
 {
 	unsigned int cell;
 
-	/*
-	 * A task in no tracked syscall (the kernel's own vm_mmap() in execve,
-	 * a syscall not counted) holds no syscall's slot: calibration's, the
-	 * only other kind, is charged to "other" as well.  So no scan of the
-	 * window for the row it would give anyway.
-	 */
+	/* Outside a tracked syscall every slot is "other": no scan. */
 	if (ms_tp_sys(ms_current_syscall_nr()) < 0)
 		return MS_OTHER;
 	if (!ms_inflight_peek(&ms_tp_inflight, current, ms_task_birth(current), &cell))
@@ -290,11 +237,9 @@ static void __maybe_unused ms_tp_check_prototypes(void)
 }
 
 /*
- * Calibration's task is in no counted syscall: give it a slot as a counted
- * syscall's sys_enter does (charged to "other", never taken by a sys_exit:
- * the syscall it is in is not tracked), so that its checks' look-up finds
- * a slot as a real check's does.  Commands and init are serialized with
- * detach (control.c, main.c): the table stays while calibration runs.
+ * A slot for calibration's task, as a sys_enter would claim (row "other"),
+ * so its look-up is a real check's.  Serialized with detach: the table
+ * stays while calibration runs.
  */
 bool ms_systp_calib_begin(void)
 {
@@ -306,15 +251,7 @@ bool ms_systp_calib_begin(void)
 	if (!s)
 		return false;
 	s->t0 = 0;
-	/*
-	 * As a sys_enter leaves it: marked on the fallback clock, and this
-	 * CPU's hint (the caller keeps the task on this CPU), so that the
-	 * checks' look-up takes the path a real check's takes.  All but one
-	 * step on the fallback clock: there ms_systp_row_window() answers
-	 * "other" for calibration's untracked syscall (write, finit_module)
-	 * before the window's peek a real check pays, a few ns against the
-	 * fallback clock's reads.
-	 */
+	/* As a sys_enter leaves it; the caller keeps the task on this CPU. */
 	if (!ms_clock_is_counter())
 		WRITE_ONCE(s->birth, s->birth | MS_INFLIGHT_BIRTH_MARK);
 	this_cpu_write(ms_tp_last, s);
@@ -337,10 +274,7 @@ static void ms_tp_hints_reset(void)
 		per_cpu(ms_tp_last, cpu) = &ms_tp_nobody;
 }
 
-/*
- * The table goes, and every CPU's hint back to nobody's slot: so a hint
- * never names a slot of a table that is gone.
- */
+/* A hint never names a slot of a table that is gone. */
 static void ms_tp_table_free(void)
 {
 	kvfree(ms_tp_inflight.slot);
@@ -360,12 +294,8 @@ static int ms_tp_register(void)
 		return -ENOMEM;
 	ms_inflight_set(&ms_tp_inflight, slots, bits);
 	/*
-	 * Before the probes: the first registration's hints are NULL (above).
-	 * A grace period then puts a full barrier on every CPU between these
-	 * stores and any probe's first load of them: the probes' only order
-	 * against the stores is the key (ms_systp_on) or the tracepoint's
-	 * published array, a control dependency where the kernel has no jump
-	 * labels.  Once per registration, in process context.
+	 * The grace period orders the hints' stores before any probe's load
+	 * on every CPU: the probes' only other order is a control dependency.
 	 */
 	ms_tp_hints_reset();
 	synchronize_rcu();
@@ -373,17 +303,9 @@ static int ms_tp_register(void)
 		memset(per_cpu_ptr(&ms_tp_missed, cpu), 0, sizeof(struct ms_tp_missed));
 
 	/*
-	 * Probes run in descending priority.  sys_enter at the lowest: one
-	 * that rewrites the syscall number there (the entry code reads it
-	 * again after the tracepoint for that reason) must run before ours,
-	 * so that the slot is claimed for the syscall that runs, the one
-	 * sys_exit will name.  (One registered at INT_MIN after ours that
-	 * rewrites a tracked number to an untracked one leaves our slot
-	 * claimed until the task's next tracked syscall; its checks meanwhile
-	 * go to that syscall's row.)  sys_exit at the highest, the mirror image:
-	 * ours runs first there, so the two nest inside every other probe
-	 * (what they cost is outside the time measured, on both sides), and
-	 * it sees the number and the return value as the syscall left them.
+	 * sys_enter last, after any probe that rewrites the number; sys_exit
+	 * first, before any that rewrites the result.  Ours nest inside every
+	 * other probe, whose cost stays outside the time measured.
 	 */
 	err = tracepoint_probe_register_prio(ms_tp_exit_tp, ms_tp_sys_exit, NULL, INT_MAX);
 	if (err)
@@ -423,13 +345,9 @@ static int ms_tp_attach(struct ms_target *t, const char *symbol, void *addr)
 }
 
 /*
- * Detach is for all at once (plan.c detaches every target of a backend
- * together).  After tracepoint_synchronize_unregister() no probe of ours
- * runs, nor ever will (it waits for the RCU flavours tracepoint callers
- * use, the faultable syscall tracepoints' tasks-trace RCU included), so
- * the table can go; slots still claimed belong to syscalls that outlive
- * us.  The check handlers that ask ms_systp_row() are gone before this
- * (plan.c detaches the checks first).
+ * All targets at once.  After tracepoint_synchronize_unregister() no probe
+ * of ours runs, so the table can go; the checks, which read it, are
+ * detached before this (plan.c).
  */
 static void ms_tp_detach(struct ms_target **ts, unsigned int n)
 {

@@ -138,6 +138,13 @@ static __always_inline int ms_direct_sys_steps(struct ms_direct_probe *p, unsign
 {
 	unsigned int cell = MS_CELL_SYS(p->index);
 
+	/*
+	 * Compat tasks reach the same entry functions (arm64's
+	 * compat_sys_call_table, x32): the tracepoint side leaves them out,
+	 * and so does this one.
+	 */
+	if (unlikely(in_compat_syscall()))
+		return 0;
 	if (slow) {
 		if (!ms_filter_pass())
 			return 0;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # mseal-stats top-level Makefile.  Works by hand and from DKMS.
 #
 #   make [KDIR=...]          build mseal_stats.ko (default: the running kernel)

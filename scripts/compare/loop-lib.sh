@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # loop-lib.sh: the loop's helpers, sourced by scripts/compare/loop after
 # its constants (UNIT, STATE, GRUB_CFG, ...): logging and state, GRUB's
 # entries and default, Secure Boot and the module's presence, the next

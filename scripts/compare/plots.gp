@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # plots.gp: the plots of mseal-compare report, from DIR/plot-data/ (which
 # build/mseal-compare-report writes: vars.gp, boots.dat, medians.dat,
 # deltas.dat).  Computes nothing: it draws.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the host-side scripts.  Sourced, never run.
 # shellcheck shell=bash
 
@@ -95,7 +96,7 @@ ms_unlock() { flock -u "$MS_LOCK_FD"; }
 # Print the running script's header comment as its usage (from line 2 to
 # the first line that is not a comment, so the text can grow without a line
 # count to keep in step) and exit with $1 (default 0).
-ms_usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit "${1:-0}"; }
+ms_usage() { sed -n '2,/^[^#]/{/SPDX-License-Identifier/d;s/^# \{0,1\}//p;}' "$0"; exit "${1:-0}"; }
 
 # mseal-bench for this host, made when missing or older than its sources
 # (make bench): the shell tools ask it for the registry of workloads

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """fit.py: testbed/layouts/study's analysis of one guest's lines.
 
     fit.py LOG

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shell functions for the guest side of the module suites (41, 41-backends,
 # 43, 45), as a string a suite puts before its guest script.  Sourced.
 # shellcheck shell=bash

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The seal checks each kernel of the test bed has: the table the guest tests
 # take their expectations from (issue 30).  Sourced.
 # shellcheck shell=bash

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # TAP helpers for the suites in tests/suites/.  Sourced.
 # shellcheck shell=bash
 MS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

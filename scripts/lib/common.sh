@@ -102,6 +102,14 @@ ms_usage() { sed -n '2,/^[^#]/{/SPDX-License-Identifier/d;s/^# \{0,1\}//p;}' "$0
 # (make bench): the shell tools ask it for the registry of workloads
 # (mseal-bench --list), which record reads before it checks -w.
 ms_host_bench() {
-	make -s -C "$MS_ROOT" build/mseal-bench >&2 || ms_fail "cannot build mseal-bench (make bench)"
+	ms_make build/mseal-bench || ms_fail "cannot build mseal-bench (make bench)"
 	echo "$MS_ROOT/build/mseal-bench"
+}
+
+# make -C the tree TARGET..., one at a time per tree: two guests booting
+# side by side (vm --clock icount) would otherwise compile the same binary
+# at once, and one of them pack or run it half written.
+ms_make() {
+	mkdir -p "$MS_ROOT/build" &&
+		flock "$MS_ROOT/build/.make.lock" make -s -C "$MS_ROOT" "$@" >&2
 }

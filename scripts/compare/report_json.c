@@ -8,7 +8,7 @@
 #include "report_state.h"
 
 /* JSON: numbers (NaN as null) and strings. */
-static void jnum(FILE *f, double v)
+static void json_num(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.6g", v);
@@ -16,7 +16,7 @@ static void jnum(FILE *f, double v)
 		fprintf(f, "null");
 }
 
-static void jstr(FILE *f, const char *s)
+static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -31,37 +31,37 @@ static void jstr(FILE *f, const char *s)
 }
 
 /* ", "key": number" (sep "" for the first of an object). */
-static void jfield(FILE *f, const char *sep, const char *key, double v)
+static void json_field(FILE *f, const char *sep, const char *key, double v)
 {
 	fprintf(f, "%s\"%s\": ", sep, key);
-	jnum(f, v);
+	json_num(f, v);
 }
 
-static void jci(FILE *f, double lo, double hi)
+static void json_ci(FILE *f, double lo, double hi)
 {
 	fprintf(f, ", \"ci95\": [");
-	jnum(f, lo);
+	json_num(f, lo);
 	fprintf(f, ", ");
-	jnum(f, hi);
+	json_num(f, hi);
 	fprintf(f, "]");
 }
 
-static void jpair(FILE *f, const char *key, double a, double b)
+static void json_pair(FILE *f, const char *key, double a, double b)
 {
 	fprintf(f, "\"%s\": {", key);
-	jfield(f, "", "a", a);
-	jfield(f, ", ", "b", b);
+	json_field(f, "", "a", a);
+	json_field(f, ", ", "b", b);
 	fprintf(f, "}");
 }
 
-static void jab(FILE *f, const struct cmp_ab *s)
+static void json_ab(FILE *f, const struct cmp_ab *s)
 {
 	fprintf(f, "\"boots\": {\"a\": %zu, \"b\": %zu}", s->na, s->nb);
-	jfield(f, ", ", "a_ops", s->a);
-	jfield(f, ", ", "b_ops", s->b);
-	jfield(f, ", ", "delta_pct", s->delta_pct);
-	jci(f, s->lo, s->hi);
-	jfield(f, ", ", "p", s->p);
+	json_field(f, ", ", "a_ops", s->a);
+	json_field(f, ", ", "b_ops", s->b);
+	json_field(f, ", ", "delta_pct", s->delta_pct);
+	json_ci(f, s->lo, s->hi);
+	json_field(f, ", ", "p", s->p);
 }
 
 static void json_account(FILE *f, const struct acct *a)
@@ -74,13 +74,13 @@ static void json_account(FILE *f, const struct acct *a)
 			continue;
 		fprintf(f, "%s\"%s\": {\"calls\": %.0f, \"mean_ns\": ", first ? "" : ", ",
 			rec_syscalls[s], a->calls[s]);
-		jnum(f, a->ns[s] / a->calls[s]);
+		json_num(f, a->ns[s] / a->calls[s]);
 		fprintf(f, ", \"checks_per_call\": ");
-		jnum(f, a->checks[s] / a->calls[s]);
+		json_num(f, a->checks[s] / a->calls[s]);
 		fprintf(f, ", \"check_ns_raw\": ");
-		jnum(f, a->checks[s] ? a->check_ns[s] / a->checks[s] : 0);
+		json_num(f, a->checks[s] ? a->check_ns[s] / a->checks[s] : 0);
 		fprintf(f, ", \"check_ns_net\": ");
-		jnum(f, a->checks[s] ? a->check_net_ns[s] / a->checks[s] : 0);
+		json_num(f, a->checks[s] ? a->check_net_ns[s] / a->checks[s] : 0);
 		fprintf(f, "}");
 		first = 0;
 	}
@@ -91,17 +91,17 @@ static void json_account(FILE *f, const struct acct *a)
 static void json_spread(FILE *f, const struct spread *sp)
 {
 	fprintf(f, "\"spread\": {");
-	jpair(f, "cv_pct", sp->cv[0], sp->cv[1]);
+	json_pair(f, "cv_pct", sp->cv[0], sp->cv[1]);
 	fprintf(f, ", \"boots_needed\": {");
-	jfield(f, "", "pm1", sp->need[0] ? (double)sp->need[0] : NAN);
-	jfield(f, ", ", "pm2", sp->need[1] ? (double)sp->need[1] : NAN);
+	json_field(f, "", "pm1", sp->need[0] ? (double)sp->need[0] : NAN);
+	json_field(f, ", ", "pm2", sp->need[1] ? (double)sp->need[1] : NAN);
 	fprintf(f, "}");
-	jfield(f, ", ", "halfwidth_now_pct", sp->now);
+	json_field(f, ", ", "halfwidth_now_pct", sp->now);
 	fprintf(f, ", \"paired_by_seed\": ");
 	if (sp->pair_need[0]) {
-		jfield(f, "{", "delta_sd_points", sp->pair_sd);
-		jfield(f, ", \"pairs_needed\": {", "pm1", (double)sp->pair_need[0]);
-		jfield(f, ", ", "pm2", (double)sp->pair_need[1]);
+		json_field(f, "{", "delta_sd_points", sp->pair_sd);
+		json_field(f, ", \"pairs_needed\": {", "pm1", (double)sp->pair_need[0]);
+		json_field(f, ", ", "pm2", (double)sp->pair_need[1]);
 		fprintf(f, "}}");
 	} else {
 		fprintf(f, "null");
@@ -117,10 +117,10 @@ static void json_by_seed(FILE *f, const struct cmp_ab *s)
 		return;
 	}
 	fprintf(f, "{\"seeds\": %zu", s->na);
-	jfield(f, ", ", "a_ops", s->a);
-	jfield(f, ", ", "b_ops", s->b);
-	jfield(f, ", ", "delta_pct", s->delta_pct);
-	jci(f, s->lo, s->hi);
+	json_field(f, ", ", "a_ops", s->a);
+	json_field(f, ", ", "b_ops", s->b);
+	json_field(f, ", ", "delta_pct", s->delta_pct);
+	json_ci(f, s->lo, s->hi);
 	fprintf(f, "}");
 }
 
@@ -137,32 +137,32 @@ static void json_names(const struct report *rp, FILE *f, const char *key,
 		for (i = 0; i < ns[s]; i++)
 			if (cond(r0, &rp->recs[sets[s][i]])) {
 				fprintf(f, "%s", first ? "" : ", ");
-				jstr(f, rp->recs[sets[s][i]].name);
+				json_str(f, rp->recs[sets[s][i]].name);
 				first = 0;
 			}
 	fprintf(f, "]");
 }
 
 /* The warnings' conditions in json_names' shape: FIRST is the first record of A and B. */
-static int busy(const struct record *first, const struct record *r)
+static int json_busy(const struct record *first, const struct record *r)
 {
 	(void)first;
 	return warn_busy(r);
 }
 
-static int governor_other(const struct record *first, const struct record *r)
+static int json_governor_other(const struct record *first, const struct record *r)
 {
 	(void)first;
 	return warn_governor_other(r);
 }
 
-static int turbo_on(const struct record *first, const struct record *r)
+static int json_turbo_on(const struct record *first, const struct record *r)
 {
 	(void)first;
 	return warn_turbo_on(r);
 }
 
-static int settings_refused(const struct record *first, const struct record *r)
+static int json_settings_refused(const struct record *first, const struct record *r)
 {
 	(void)first;
 	return warn_settings_refused(r);
@@ -178,13 +178,13 @@ static void json_conditions(const struct report *rp, FILE *f)
 	fprintf(f, ", ");
 	json_names(rp, f, "options_differ", warn_options_differ);
 	fprintf(f, ", \"busy_start_per_cpu\": %g, ", WARN_BUSY_PER_CPU);
-	json_names(rp, f, "busy_start", busy);
+	json_names(rp, f, "busy_start", json_busy);
 	fprintf(f, ", ");
-	json_names(rp, f, "governor_not_performance", governor_other);
+	json_names(rp, f, "governor_not_performance", json_governor_other);
 	fprintf(f, ", ");
-	json_names(rp, f, "turbo_on", turbo_on);
+	json_names(rp, f, "turbo_on", json_turbo_on);
 	fprintf(f, ", ");
-	json_names(rp, f, "cpu_settings_refused", settings_refused);
+	json_names(rp, f, "cpu_settings_refused", json_settings_refused);
 	fprintf(f, "}");
 }
 
@@ -197,18 +197,18 @@ static void json_head(const struct report *rp, FILE *f)
 	const struct ab_choice *c = &rp->c;
 
 	fprintf(f, "{\"a\": ");
-	jstr(f, c->a);
+	json_str(f, c->a);
 	fprintf(f, ", \"b\": ");
-	jstr(f, c->b);
+	json_str(f, c->b);
 	fprintf(f, ", \"a_chosen_by\": ");
-	jstr(f, how_names[c->how]);
+	json_str(f, how_names[c->how]);
 	fprintf(f, ", \"records\": {\"a\": %d, \"b\": %d},\n \"clock\": ", rp->na, rp->nb);
-	jstr(f, rp->clk->clock);
+	json_str(f, rp->clk->clock);
 	fprintf(f, ", \"unit\": ");
-	jstr(f, rp->clk->unit);
+	json_str(f, rp->clk->unit);
 	fprintf(f, ", \"unit_is_not\": ");
 	if (rp->clk->not_time)
-		jstr(f, rp->clk->not_time);
+		json_str(f, rp->clk->not_time);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n \"seeds\": {\"a\": %d, \"b\": %d, \"paired\": %d},\n ", rp->nseeds_a, rp->nseeds_b, rp->nseeds);
@@ -218,10 +218,10 @@ static void json_head(const struct report *rp, FILE *f)
 static void json_lay_ci(FILE *f, const char *key, const struct lay_ci *c, double scale, double shift)
 {
 	fprintf(f, "\"%s\": {", key);
-	jfield(f, "", "value", scale * (c->q - shift));
-	jci(f, scale * (c->lo - shift), scale * (c->hi - shift));
-	jfield(f, ", ", "se", scale * c->se);
-	jfield(f, ", ", "df", c->df);
+	json_field(f, "", "value", scale * (c->q - shift));
+	json_ci(f, scale * (c->lo - shift), scale * (c->hi - shift));
+	json_field(f, ", ", "se", scale * c->se);
+	json_field(f, ", ", "df", c->df);
 	fprintf(f, ", \"n\": %zu, \"boots\": %d, \"boot_fixed\": %s}", c->n, c->boots,
 		c->boot_fixed ? "true" : "false");
 }
@@ -231,18 +231,18 @@ static void json_layouts(FILE *f, const struct headline *h)
 {
 	fprintf(f, "{\"paired\": %s, \"runs\": {\"a\": %zu, \"b\": %zu}, \"boots\": {\"a\": %d, \"b\": %d}, ",
 		h->paired ? "true" : "false", h->runs[0], h->runs[1], h->boots[0], h->boots[1]);
-	jpair(f, "mean_ops", h->a, h->b);
+	json_pair(f, "mean_ops", h->a, h->b);
 	fprintf(f, ", ");
-	jpair(f, "cv_pct", h->cv[0], h->cv[1]);
-	jfield(f, ", ", "pair_sd_points", h->pair_sd);
+	json_pair(f, "cv_pct", h->cv[0], h->cv[1]);
+	json_field(f, ", ", "pair_sd_points", h->pair_sd);
 	fprintf(f, ",\n    ");
 	json_lay_ci(f, "delta_pct", &h->delta, 100, 1);
 	fprintf(f, ",\n    \"explained\": ");
 	if (h->acct.n) {
 		fprintf(f, "{");
-		jfield(f, "", "measured_ns_per_op", h->gap_ns);
+		json_field(f, "", "measured_ns_per_op", h->gap_ns);
 		fprintf(f, ", ");
-		jpair(f, "check_ns_per_op", h->check[0], h->check[1]);
+		json_pair(f, "check_ns_per_op", h->check[0], h->check[1]);
 		fprintf(f, ", ");
 		json_lay_ci(f, "ratio", &h->acct, 1, 0);
 		fprintf(f, "}");
@@ -262,7 +262,7 @@ void rep_json(const struct report *rp)
 	fprintf(f, ",\n \"warnings\": [");
 	for (i = 0; i < rp->nwarn; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		jstr(f, rp->warn[i]);
+		json_str(f, rp->warn[i]);
 	}
 	fprintf(f, "],\n \"workloads\": {");
 	for (i = 0; i < rp->nres; i++) {
@@ -270,7 +270,7 @@ void rep_json(const struct report *rp)
 		const struct explained *e = &r->ex;
 
 		fprintf(f, "%s\n  ", i ? "," : "");
-		jstr(f, r->name);
+		json_str(f, r->name);
 		fprintf(f, ": {\"boots\": {\"a\": %zu, \"b\": %zu},\n   \"over_layouts\": ", r->wo.na, r->wo.nb);
 		json_layouts(f, &r->hl);
 		fprintf(f, ",\n   \"over_matched_layouts\": ");
@@ -279,7 +279,7 @@ void rep_json(const struct report *rp)
 		else
 			fprintf(f, "null");
 		fprintf(f, ",\n   \"without_module\": {");
-		jab(f, &r->wo);
+		json_ab(f, &r->wo);
 		fprintf(f, "},\n   ");
 		json_by_seed(f, &r->wo_seed);
 		fprintf(f, ",\n   ");
@@ -287,11 +287,11 @@ void rep_json(const struct report *rp)
 		fprintf(f, ",\n   \"with_module\": ");
 		if (r->w.na || r->w.nb) {
 			fprintf(f, "{");
-			jab(f, &r->w);
+			json_ab(f, &r->w);
 			fprintf(f, ", ");
-			jpair(f, "watch_cost_ns_per_op", r->watch_ns[0], r->watch_ns[1]);
+			json_pair(f, "watch_cost_ns_per_op", r->watch_ns[0], r->watch_ns[1]);
 			fprintf(f, ", ");
-			jpair(f, "watch_cost_pct", r->watch_pct[0], r->watch_pct[1]);
+			json_pair(f, "watch_cost_pct", r->watch_pct[0], r->watch_pct[1]);
 			fprintf(f, "}");
 		} else {
 			fprintf(f, "null");
@@ -299,18 +299,18 @@ void rep_json(const struct report *rp)
 		fprintf(f, ",\n   \"explained\": ");
 		if (e->na && e->nb) {
 			fprintf(f, "{\"operation\": ");
-			jstr(f, e->op->what);
+			json_str(f, e->op->what);
 			fprintf(f, ", \"boots\": {\"a\": %d, \"b\": %d}", e->na, e->nb);
-			jfield(f, ", ", "measured_ns_per_op", e->measured_ns);
+			json_field(f, ", ", "measured_ns_per_op", e->measured_ns);
 			fprintf(f, ", ");
-			jpair(f, "check_ns_per_op", e->check_a, e->check_b);
-			jfield(f, ", ", "ratio", e->ratio);
-			jci(f, e->lo, e->hi);
+			json_pair(f, "check_ns_per_op", e->check_a, e->check_b);
+			json_field(f, ", ", "ratio", e->ratio);
+			json_ci(f, e->lo, e->hi);
 			fprintf(f, ", \"too_wide\": %s, \"paired_by_seed\": ", e->too_wide ? "true" : "false");
 			if (e->by_seed.n) {
 				fprintf(f, "{\"seeds\": %d", e->by_seed.n);
-				jfield(f, ", ", "ratio", e->by_seed.ratio);
-				jci(f, e->by_seed.lo, e->by_seed.hi);
+				json_field(f, ", ", "ratio", e->by_seed.ratio);
+				json_ci(f, e->by_seed.lo, e->by_seed.hi);
 				fprintf(f, "}}");
 			} else {
 				fprintf(f, "null}");

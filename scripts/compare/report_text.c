@@ -12,7 +12,7 @@
 #include "report_state.h"
 
 /* summary.txt and stdout alike. */
-static void say(const struct report *rp, const char *fmt, ...)
+static void text_say(const struct report *rp, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -25,7 +25,7 @@ static void say(const struct report *rp, const char *fmt, ...)
 }
 
 /* A number for the text tables: "-" for NaN. */
-static const char *num(char *buf, size_t size, const char *fmt, double v)
+static const char *text_num(char *buf, size_t size, const char *fmt, double v)
 {
 	if (isnan(v))
 		snprintf(buf, size, "-");
@@ -33,9 +33,9 @@ static const char *num(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, fmt, v);
 	return buf;
 }
-#define NUM(fmt, v) num((char[32]){ 0 }, 32, fmt, v)
+#define NUM(fmt, v) text_num((char[32]){ 0 }, 32, fmt, v)
 
-static void ab_row(const struct report *rp, const char *name, const struct cmp_ab *s, const char *extra)
+static void text_ab_row(const struct report *rp, const char *name, const struct cmp_ab *s, const char *extra)
 {
 	char ci[64];
 
@@ -43,13 +43,13 @@ static void ab_row(const struct report *rp, const char *name, const struct cmp_a
 		snprintf(ci, sizeof(ci), "-");
 	else
 		snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", s->lo, s->hi);
-	say(rp, "  %-16s %2zu/%-2zu %11s %11s %9s %20s %8s%s\n", name, s->na, s->nb,
+	text_say(rp, "  %-16s %2zu/%-2zu %11s %11s %9s %20s %8s%s\n", name, s->na, s->nb,
 	    NUM("%.0f", s->a), NUM("%.0f", s->b), NUM("%+.2f%%", s->delta_pct), ci,
 	    NUM("%.4f", s->p), extra);
 }
 
 /* "[lo, hi]" of a ratio, or "-" without an interval. */
-static const char *ratio_ci(char *buf, size_t size, double lo, double hi)
+static const char *text_ratio_ci(char *buf, size_t size, double lo, double hi)
 {
 	if (isnan(lo))
 		snprintf(buf, size, "-");
@@ -57,10 +57,10 @@ static const char *ratio_ci(char *buf, size_t size, double lo, double hi)
 		snprintf(buf, size, "[%.2f, %.2f]", lo, hi);
 	return buf;
 }
-#define RATIO_CI(lo, hi) ratio_ci((char[48]){ 0 }, 48, lo, hi)
+#define RATIO_CI(lo, hi) text_ratio_ci((char[48]){ 0 }, 48, lo, hi)
 
 /* "[lo%, hi%]" of a ratio's interval as a delta, or "-". */
-static const char *delta_ci(char *buf, size_t size, const struct lay_ci *c)
+static const char *text_delta_ci(char *buf, size_t size, const struct lay_ci *c)
 {
 	if (isnan(c->lo))
 		snprintf(buf, size, "-");
@@ -70,25 +70,25 @@ static const char *delta_ci(char *buf, size_t size, const struct lay_ci *c)
 }
 
 /* One table of the account against the gap over layouts: H(r) of each workload. */
-static void account_table(const struct report *rp, const struct headline *(*h_of)(const struct wl_result *))
+static void text_account_table(const struct report *rp, const struct headline *(*h_of)(const struct wl_result *))
 {
 	int i;
 
-	say(rp, "  %-16s %7s %7s %20s %12s %10s %10s\n", "workload", "layouts", "ratio", "95% CI (t)",
+	text_say(rp, "  %-16s %7s %7s %20s %12s %10s %10s\n", "workload", "layouts", "ratio", "95% CI (t)",
 	    "measured A-B", "checks A", "checks B");
 	for (i = 0; i < rp->nres; i++) {
 		const struct headline *h = h_of(&rp->res[i]);
 
 		if (!h->acct.n)
 			continue;
-		say(rp, "  %-16s %7zu %7s %20s %12s %10s %10s\n", rp->res[i].name, h->acct.n, NUM("%.2f", h->acct.q),
+		text_say(rp, "  %-16s %7zu %7s %20s %12s %10s %10s\n", rp->res[i].name, h->acct.n, NUM("%.2f", h->acct.q),
 		    RATIO_CI(h->acct.lo, h->acct.hi), NUM("%.0f", h->gap_ns), NUM("%.1f", h->check[0]),
 		    NUM("%.1f", h->check[1]));
 	}
 }
 
-static const struct headline *hl_of_main(const struct wl_result *r) { return &r->hl; }
-static const struct headline *hl_of_matched(const struct wl_result *r) { return &r->hl_matched; }
+static const struct headline *text_hl_main(const struct wl_result *r) { return &r->hl; }
+static const struct headline *text_hl_matched(const struct wl_result *r) { return &r->hl_matched; }
 
 /*
  * The account against the gap over the headline's layouts, then over
@@ -108,16 +108,16 @@ static void text_layout_account(const struct report *rp)
 		anym |= rp->mna && rp->mnb && rp->res[i].hl_matched.acct.n > 0;
 	}
 	if (any) {
-		say(rp, "\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
+		text_say(rp, "\nThe account against the gap over the same layouts: ratio = (checks A - checks B) /\n"
 		    "(measured A - B) per operation, means over layouts; %s\n", rp->clk->unit);
-		account_table(rp, hl_of_main);
+		text_account_table(rp, text_hl_main);
 	}
 	if (anym) {
-		say(rp, "\nThe same over matched layouts (matched/: %d and %d boots of the same kernels in\n"
+		text_say(rp, "\nThe same over matched layouts (matched/: %d and %d boots of the same kernels in\n"
 		    "seeded layouts, mseal-bench --layout N, the same on both, so that what a layout does\n"
 		    "to both cancels; the brk heap and the stack not randomised), means over layouts\n",
 		    rp->mna, rp->mnb);
-		account_table(rp, hl_of_matched);
+		text_account_table(rp, text_hl_matched);
 	}
 }
 
@@ -136,9 +136,9 @@ static void text_layouts(const struct report *rp)
 	}
 	for (i = 0; i < rp->nrecs; i++)
 		fixed_layout |= rp->recs[i].aslr == 0;
-	say(rp, "\nThe headline, without the module: mean ops/s over address-space layouts (every run a\n"
+	text_say(rp, "\nThe headline, without the module: mean ops/s over address-space layouts (every run a\n"
 	    "fresh process, so a layout of its own), B against A; 95 %% interval over layouts and boots\n");
-	say(rp, "  %-16s %7s %5s %11s %11s %9s %20s %14s %8s\n", "workload", "layouts", "boots", "A ops/s",
+	text_say(rp, "  %-16s %7s %5s %11s %11s %9s %20s %14s %8s\n", "workload", "layouts", "boots", "A ops/s",
 	    "B ops/s", "delta", "95% CI (t)", "CV A/B layout", "sd delta");
 	for (i = 0; i < rp->nres; i++) {
 		const struct headline *h = &rp->res[i].hl;
@@ -151,24 +151,24 @@ static void text_layouts(const struct report *rp)
 		else
 			snprintf(n, sizeof(n), "%zu/%zu", h->runs[0], h->runs[1]);
 		snprintf(cv, sizeof(cv), "%s/%s", NUM("%.1f%%", h->cv[0]), NUM("%.1f%%", h->cv[1]));
-		say(rp, "  %-16s %7s %2d/%-2d %11s %11s %9s %20s %14s %8s\n", rp->res[i].name, n, h->boots[0],
+		text_say(rp, "  %-16s %7s %2d/%-2d %11s %11s %9s %20s %14s %8s\n", rp->res[i].name, n, h->boots[0],
 		    h->boots[1], NUM("%.0f", h->a), NUM("%.0f", h->b),
-		    NUM("%+.2f%%", 100 * (h->delta.q - 1)), delta_ci((char[64]){ 0 }, 64, &h->delta), cv,
+		    NUM("%+.2f%%", 100 * (h->delta.q - 1)), text_delta_ci((char[64]){ 0 }, 64, &h->delta), cv,
 		    NUM("%.2f", h->pair_sd));
 	}
 	if (paired)
-		say(rp, "  (layouts matched A to B: the same seeded layouts, mseal-bench --layout N, on both\n"
+		text_say(rp, "  (layouts matched A to B: the same seeded layouts, mseal-bench --layout N, on both\n"
 		    "   kernels; the delta's interval from the per-layout pairs, clustered by boot)\n");
 	else if (!fixed_layout)
-		say(rp, "  (layouts not matched: each run its own layout (ASLR), the kernels' runs two\n"
+		text_say(rp, "  (layouts not matched: each run its own layout (ASLR), the kernels' runs two\n"
 		    "   independent samples, each clustered by boot)\n");
-	say(rp, "  (ratio of mean ops/s; Student's t on the larger of the runs' and the boots' variance,\n"
+	text_say(rp, "  (ratio of mean ops/s; Student's t on the larger of the runs' and the boots' variance,\n"
 	    "   at boots - 1 degrees of freedom: few boots widen it)\n");
 	if (fixed_layout && !paired)
-		say(rp, "  note: ASLR was off in some boots (norandmaps or randomize_va_space 0): their runs\n"
+		text_say(rp, "  note: ASLR was off in some boots (norandmaps or randomize_va_space 0): their runs\n"
 		    "  all had one layout, the kernel's fixed one, so the interval holds that layout fixed\n");
 	if (fixed)
-		say(rp, "  note: a kernel has one boot here: its interval covers the layouts only and holds\n"
+		text_say(rp, "  note: a kernel has one boot here: its interval covers the layouts only and holds\n"
 		    "  that boot fixed (its kernel layout, code placement); record more boots\n");
 	text_layout_account(rp);
 }
@@ -177,12 +177,12 @@ static void text_headline(const struct report *rp)
 {
 	int i;
 
-	say(rp, "\nOver boots: median ops/s over boots (each boot's median of its runs), B against A;\n"
+	text_say(rp, "\nOver boots: median ops/s over boots (each boot's median of its runs), B against A;\n"
 	    "the interval covers boots, not the layouts within them (see the headline above)\n");
-	say(rp, "  %-16s %5s %11s %11s %9s %20s %8s\n", "workload", "boots", "A ops/s", "B ops/s",
+	text_say(rp, "  %-16s %5s %11s %11s %9s %20s %8s\n", "workload", "boots", "A ops/s", "B ops/s",
 	    "delta", "95% CI (bootstrap)", "p (M-W)");
 	for (i = 0; i < rp->nres; i++)
-		ab_row(rp, rp->res[i].name, &rp->res[i].wo, "");
+		text_ab_row(rp, rp->res[i].name, &rp->res[i].wo, "");
 }
 
 /* Where seeds pair up: the headline again, its interval from resampling seed pairs. */
@@ -192,9 +192,9 @@ static void text_by_seed(const struct report *rp)
 
 	if (!rp->nseeds)
 		return;
-	say(rp, "\nPaired by seed (%d seed%s booted on both kernels): the same medians and delta over seeds,\n"
+	text_say(rp, "\nPaired by seed (%d seed%s booted on both kernels): the same medians and delta over seeds,\n"
 	    "the interval from resampling seed pairs, a seed's A and B together\n", rp->nseeds, rp->nseeds == 1 ? "" : "s");
-	say(rp, "  %-16s %5s %11s %11s %9s %20s\n", "workload", "seeds", "A ops/s", "B ops/s",
+	text_say(rp, "  %-16s %5s %11s %11s %9s %20s\n", "workload", "seeds", "A ops/s", "B ops/s",
 	    "delta", "95% CI (pairs)");
 	for (i = 0; i < rp->nres; i++) {
 		const struct cmp_ab *s = &rp->res[i].wo_seed;
@@ -206,32 +206,32 @@ static void text_by_seed(const struct report *rp)
 			snprintf(ci, sizeof(ci), "-");
 		else
 			snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", s->lo, s->hi);
-		say(rp, "  %-16s %5zu %11s %11s %9s %20s\n", rp->res[i].name, s->na, NUM("%.0f", s->a),
+		text_say(rp, "  %-16s %5zu %11s %11s %9s %20s\n", rp->res[i].name, s->na, NUM("%.0f", s->a),
 		    NUM("%.0f", s->b), NUM("%+.2f%%", s->delta_pct), ci);
 	}
 }
 
 /* One workload's stop rule, in words. */
-static void stop_rule_sentence(const struct report *rp, const struct wl_result *r)
+static void text_stop_rule_sentence(const struct report *rp, const struct wl_result *r)
 {
 	const struct spread *sp = &r->sp;
 	size_t have = r->wo.na < r->wo.nb ? r->wo.na : r->wo.nb;
 
-	say(rp, "  %-16s CV A %s, B %s: ", r->name, NUM("%.2f%%", sp->cv[0]), NUM("%.2f%%", sp->cv[1]));
+	text_say(rp, "  %-16s CV A %s, B %s: ", r->name, NUM("%.2f%%", sp->cv[0]), NUM("%.2f%%", sp->cv[1]));
 	if (!sp->need[0]) {
-		say(rp, "one boot of a kernel has no spread; record more boots\n");
+		text_say(rp, "one boot of a kernel has no spread; record more boots\n");
 		return;
 	}
-	say(rp, "at this spread, %lu boots each for +-1 point, %lu for +-2", sp->need[0], sp->need[1]);
+	text_say(rp, "at this spread, %lu boots each for +-1 point, %lu for +-2", sp->need[0], sp->need[1]);
 	if (have >= sp->need[0])
-		say(rp, "; the %zu recorded are enough\n", have);
+		text_say(rp, "; the %zu recorded are enough\n", have);
 	else
-		say(rp, " (now %zu: +-%.1f points)\n", have, sp->now);
+		text_say(rp, " (now %zu: +-%.1f points)\n", have, sp->now);
 	if (r->hl.paired && lay_boots_needed(&r->hl.delta, 0.01))
-		say(rp, "  %-16s paired by layout (the headline): %lu boots for +-1, %lu for +-2 (now %d)\n", "",
+		text_say(rp, "  %-16s paired by layout (the headline): %lu boots for +-1, %lu for +-2 (now %d)\n", "",
 		    lay_boots_needed(&r->hl.delta, 0.01), lay_boots_needed(&r->hl.delta, 0.02), r->hl.delta.boots);
 	if (sp->pair_need[0])
-		say(rp, "  %-16s over seed pairs: the per-seed deltas spread by %.2f points: %lu pairs for +-1, "
+		text_say(rp, "  %-16s over seed pairs: the per-seed deltas spread by %.2f points: %lu pairs for +-1, "
 		    "%lu for +-2 (now %zu)\n", "", sp->pair_sd, sp->pair_need[0], sp->pair_need[1], r->wo_seed.na);
 }
 
@@ -239,11 +239,11 @@ static void text_stop_rule(const struct report *rp)
 {
 	int i;
 
-	say(rp, "\nHow many boots (the stop rule): the boots' spread without the module, and the boots\n"
+	text_say(rp, "\nHow many boots (the stop rule): the boots' spread without the module, and the boots\n"
 	    "each kernel needs for a 95 %% interval of +-1 and +-2 points on the delta at that spread\n");
 	for (i = 0; i < rp->nres; i++)
-		stop_rule_sentence(rp, &rp->res[i]);
-	say(rp, "  (normal approximation for the ratio of two medians: half-width = 1.96 * B/A *\n"
+		text_stop_rule_sentence(rp, &rp->res[i]);
+	text_say(rp, "  (normal approximation for the ratio of two medians: half-width = 1.96 * B/A *\n"
 	    "   sqrt(pi/2 * (CV_A^2 + CV_B^2) / boots); a spread with outliers needs more: read it\n"
 	    "   again as boots are added; over seed pairs, the same with the per-seed deltas' sd)\n");
 }
@@ -258,11 +258,11 @@ static void text_with_module(const struct report *rp)
 	for (i = 0; i < rp->nres; i++)
 		any |= rp->res[i].w.na || rp->res[i].w.nb;
 	if (!any) {
-		say(rp, "\nWith the module: no runs with it (records made with --no-module)\n");
+		text_say(rp, "\nWith the module: no runs with it (records made with --no-module)\n");
 		return;
 	}
-	say(rp, "\nWith the module loaded: the same, and what watching costs per operation\n");
-	say(rp, "  %-16s %5s %11s %11s %9s %20s %8s  %16s %16s\n", "workload", "boots", "A ops/s",
+	text_say(rp, "\nWith the module loaded: the same, and what watching costs per operation\n");
+	text_say(rp, "  %-16s %5s %11s %11s %9s %20s %8s  %16s %16s\n", "workload", "boots", "A ops/s",
 	    "B ops/s", "delta", "95% CI (bootstrap)", "p (M-W)", watch_label[0], watch_label[1]);
 	for (i = 0; i < rp->nres; i++) {
 		char wa[40], wb[40];
@@ -270,7 +270,7 @@ static void text_with_module(const struct report *rp)
 		snprintf(wa, sizeof(wa), "%s (%s)", NUM("%.0f", rp->res[i].watch_ns[0]), NUM("%+.1f%%", rp->res[i].watch_pct[0]));
 		snprintf(wb, sizeof(wb), "%s (%s)", NUM("%.0f", rp->res[i].watch_ns[1]), NUM("%+.1f%%", rp->res[i].watch_pct[1]));
 		snprintf(extra, sizeof(extra), "  %16s %16s", wa, wb);
-		ab_row(rp, rp->res[i].name, &rp->res[i].w, extra);
+		text_ab_row(rp, rp->res[i].name, &rp->res[i].w, extra);
 	}
 }
 
@@ -280,13 +280,13 @@ static void text_account(const struct report *rp, const char *label, const char 
 
 	if (!a->reports)
 		return;
-	say(rp, "\n%s = %s, the module's account over %d report(s):\n", label, rel, a->reports);
-	say(rp, "  %-16s %10s %10s %12s %14s %14s %7s\n", "syscall", "calls", "mean_ns",
+	text_say(rp, "\n%s = %s, the module's account over %d report(s):\n", label, rel, a->reports);
+	text_say(rp, "  %-16s %10s %10s %12s %14s %14s %7s\n", "syscall", "calls", "mean_ns",
 	    "checks/call", "check_ns_raw", "check_ns_net", "share");
 	for (s = 0; s < REC_NSYS; s++) {
 		if (!a->calls[s])
 			continue;
-		say(rp, "  %-16s %10.0f %10.0f %12.2f %14.0f %14.0f %6.1f%%\n", rec_syscalls[s],
+		text_say(rp, "  %-16s %10.0f %10.0f %12.2f %14.0f %14.0f %6.1f%%\n", rec_syscalls[s],
 		    a->calls[s], a->ns[s] / a->calls[s], a->checks[s] / a->calls[s],
 		    a->checks[s] ? a->check_ns[s] / a->checks[s] : 0.0,
 		    a->checks[s] ? a->check_net_ns[s] / a->checks[s] : 0.0,
@@ -300,7 +300,7 @@ static void text_account(const struct report *rp, const char *label, const char 
  * interval wider than 0 to 1, or an interval wholly below 0 (the kernels
  * differ the other way from their checks).
  */
-static void too_wide_sentences(const struct report *rp)
+static void text_too_wide(const struct report *rp)
 {
 	static const char *const why[4] = {
 		"one boot of a kernel gives no interval: the ratio cannot say how much of the "
@@ -328,22 +328,22 @@ static void too_wide_sentences(const struct report *rp)
 			else
 				continue;
 			if (reason == k)
-				say(rp, "%s%s", n++ ? ", " : "  ", rp->res[i].name);
+				text_say(rp, "%s%s", n++ ? ", " : "  ", rp->res[i].name);
 		}
 		if (n)
-			say(rp, ": %s.\n", why[k]);
+			text_say(rp, ": %s.\n", why[k]);
 	}
 }
 
-static void explained_row(const struct report *rp, const struct explained *e, const char *name)
+static void text_explained_row(const struct report *rp, const struct explained *e, const char *name)
 {
-	say(rp, "  %-16s %2d/%-2d %7s %18s %12.0f %10.1f %10.1f %10.1f", name, e->na, e->nb,
+	text_say(rp, "  %-16s %2d/%-2d %7s %18s %12.0f %10.1f %10.1f %10.1f", name, e->na, e->nb,
 	    NUM("%.2f", e->ratio), RATIO_CI(e->lo, e->hi), e->measured_ns, e->check_a, e->check_b,
 	    e->check_a - e->check_b);
 	if (rp->nseeds && e->by_seed.n)
-		say(rp, " %5d %7s %18s", e->by_seed.n, NUM("%.2f", e->by_seed.ratio),
+		text_say(rp, " %5d %7s %18s", e->by_seed.n, NUM("%.2f", e->by_seed.ratio),
 		    RATIO_CI(e->by_seed.lo, e->by_seed.hi));
-	say(rp, "\n");
+	text_say(rp, "\n");
 }
 
 /*
@@ -361,53 +361,53 @@ static void text_explained(const struct report *rp)
 		any |= rp->res[i].ex.na && rp->res[i].ex.nb;
 	if (!any)
 		return;
-	say(rp, "\nThe account against the gap: how much of the measured difference the module's net\n"
+	text_say(rp, "\nThe account against the gap: how much of the measured difference the module's net\n"
 	    "check time explains, ratio = (checks A - checks B) / (measured A - B); %s\n", rp->clk->unit);
-	say(rp, "  %-16s %5s %7s %18s %12s %10s %10s %10s", "workload", "boots", "ratio", "95% CI (bootstrap)",
+	text_say(rp, "  %-16s %5s %7s %18s %12s %10s %10s %10s", "workload", "boots", "ratio", "95% CI (bootstrap)",
 	    "measured A-B", "checks A", "checks B", "A-B");
 	if (rp->nseeds)
-		say(rp, " %5s %7s %18s", "seeds", "ratio", "95% CI (pairs)");
-	say(rp, "\n");
+		text_say(rp, " %5s %7s %18s", "seeds", "ratio", "95% CI (pairs)");
+	text_say(rp, "\n");
 	for (i = 0; i < rp->nres; i++)
 		if (rp->res[i].ex.na && rp->res[i].ex.nb)
-			explained_row(rp, &rp->res[i].ex, rp->res[i].name);
-	too_wide_sentences(rp);
-	say(rp, "  (measured = 1e9 / median ops/s of A less that of B, without the module; checks =\n"
+			text_explained_row(rp, &rp->res[i].ex, rp->res[i].name);
+	text_too_wide(rp);
+	text_say(rp, "  (measured = 1e9 / median ops/s of A less that of B, without the module; checks =\n"
 	    "   the module's net check time per operation, raw less its own backend's calibration\n"
 	    "   per check, median over boots; ratio 1: the checks' own time is the whole difference;\n"
 	    "   %sone operation:", rp->nseeds ? "by seed: over seed pairs, resampled together; " : "");
 	for (i = 0, any = 0; i < rp->nres; i++)
 		if (rp->res[i].ex.op && (i == 0 || rp->res[i].ex.op != rp->res[i - 1].ex.op))
-			say(rp, "%s%s%s = %s", any++ ? "; " : " ", rp->res[i].ex.op->name,
+			text_say(rp, "%s%s%s = %s", any++ ? "; " : " ", rp->res[i].ex.op->name,
 			    rp->res[i].ex.op->per_vmas ? "-N" : "", rp->res[i].ex.op->what);
-	say(rp, ")\n");
+	text_say(rp, ")\n");
 }
 
 /* How A was chosen, where the user did not say it: the sign of every delta hangs on it. */
-static void say_choice(const struct report *rp, const struct ab_choice *c, const char *first)
+static void text_choice(const struct report *rp, const struct ab_choice *c, const char *first)
 {
 	if (c->how == AB_NAMED && strcmp(c->a, first))
-		say(rp, "note: A = %s, the release named as the pre-series one, though the first boot was of %s; "
+		text_say(rp, "note: A = %s, the release named as the pre-series one, though the first boot was of %s; "
 		    "--baseline RELEASE says otherwise\n", c->a, first);
 	else if (c->how == AB_FIRST)
-		say(rp, "note: A = %s, the first boot's release: no release here is named as the pre-series "
+		text_say(rp, "note: A = %s, the first boot's release: no release here is named as the pre-series "
 		    "one (\"preseries\" in its name); if %s is not the kernel before the series, give "
 		    "--baseline RELEASE (the pre-series release) and every delta turns round\n", c->a, c->a);
 }
 
-static void say_clock(const struct report *rp)
+static void text_clock(const struct report *rp)
 {
-	say(rp, "clock: %s; the unit: %s%s\n", rp->clk->clock, rp->clk->unit,
+	text_say(rp, "clock: %s; the unit: %s%s\n", rp->clk->clock, rp->clk->unit,
 	    rp->clk->not_time ? ", and ops/s are operations per 1e9 of them" : "");
 	if (rp->clk->not_time)
-		say(rp, "  what it is not: %s.\n", rp->clk->not_time);
+		text_say(rp, "  what it is not: %s.\n", rp->clk->not_time);
 }
 
-static void say_seeds(const struct report *rp)
+static void text_seeds(const struct report *rp)
 {
 	if (!rp->nseeds_a && !rp->nseeds_b)
 		return;
-	say(rp, "seeds: %d distinct on A, %d on B, %d on both%s\n", rp->nseeds_a, rp->nseeds_b, rp->nseeds,
+	text_say(rp, "seeds: %d distinct on A, %d on B, %d on both%s\n", rp->nseeds_a, rp->nseeds_b, rp->nseeds,
 	    rp->nseeds ? ": the headline is also given paired by seed" : "");
 }
 
@@ -421,20 +421,20 @@ static void text_intro(const struct report *rp)
 	const struct ab_choice *c = &rp->c;
 	int i;
 
-	say(rp, "mseal-compare report of %s\n", rp->dir);
-	say(rp, "A = %s (%d boot%s), B = %s (%d boot%s)\n", c->a, rp->na, rp->na == 1 ? "" : "s", c->b, rp->nb,
+	text_say(rp, "mseal-compare report of %s\n", rp->dir);
+	text_say(rp, "A = %s (%d boot%s), B = %s (%d boot%s)\n", c->a, rp->na, rp->na == 1 ? "" : "s", c->b, rp->nb,
 	    rp->nb == 1 ? "" : "s");
-	say_choice(rp, c, c->rels[0]);
-	say(rp, "machine: %s, %s; governor %s, turbo %s\n", first->cpu, first->arch,
+	text_choice(rp, c, c->rels[0]);
+	text_say(rp, "machine: %s, %s; governor %s, turbo %s\n", first->cpu, first->arch,
 	    first->governor[0] ? first->governor : "not exposed",
 	    first->turbo[0] ? first->turbo : "not exposed");
-	say_clock(rp);
-	say_seeds(rp);
+	text_clock(rp);
+	text_seeds(rp);
 	for (i = 0; i < c->nrel; i++)
 		if (strcmp(c->rels[i], c->a) && strcmp(c->rels[i], c->b))
-			say(rp, "also in the folder, not compared: %s (--baseline and --b choose)\n", c->rels[i]);
+			text_say(rp, "also in the folder, not compared: %s (--baseline and --b choose)\n", c->rels[i]);
 	for (i = 0; i < rp->nwarn; i++)
-		say(rp, "warning: %s\n", rp->warn[i]);
+		text_say(rp, "warning: %s\n", rp->warn[i]);
 }
 
 void rep_text(struct report *rp)

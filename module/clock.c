@@ -58,6 +58,7 @@ static void ms_clock_drop_work(struct work_struct *w)
 	mutex_lock(&ms_control_lock);
 	if (static_key_enabled(&ms_clock_counter)) {
 		WRITE_ONCE(ms_clock_left_gen, ms_stats_generation());
+		/* Pairs with ms_clock_switched()'s acquire: the generation first. */
 		smp_store_release(&ms_clock_left, true);
 		static_branch_disable(&ms_clock_counter);
 		pr_info("clock: the kernel no longer keeps time with the %s: ktime_get_mono_fast_ns() from now on\n",
@@ -171,6 +172,7 @@ void ms_clock_init(void)
 
 bool ms_clock_switched(void)
 {
+	/* Pairs with ms_clock_drop_work()'s release: its generation seen. */
 	return smp_load_acquire(&ms_clock_left) &&
 	       READ_ONCE(ms_clock_left_gen) == ms_stats_generation();
 }
@@ -180,6 +182,7 @@ const char *ms_clock_name(void)
 {
 	bool on = static_key_enabled(&ms_clock_counter);
 
+	/* The key before the note: the reverse of the work item's writes. */
 	smp_rmb();
 	if (ms_clock_switched())
 		return MS_COUNTER_NAME ", then ktime_get_mono_fast_ns";

@@ -34,6 +34,7 @@
 #include "plan.h"
 #include "stats.h"
 
+/* Orders the commands, the clock's switch and the start and end of commands. */
 DEFINE_MUTEX(ms_control_lock);
 static bool ms_ready;
 

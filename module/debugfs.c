@@ -199,6 +199,7 @@ static struct ms_text *ms_generate(bool json)
 		gen = ms_stats_generation();
 		ms_stats_snapshot(&g->snap, &since_ns);
 		ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
+		/* The snapshot's reads before the generation's second read. */
 		smp_rmb();
 	} while (ms_stats_generation() != gen);
 	g->r.since_reset_ns = since_ns;

@@ -256,7 +256,7 @@ static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 				left, jiffies_to_msecs(jiffies - start) / 1000);
 			next += 10 * HZ;
 		}
-		msleep(10);
+		msleep(20);
 	}
 }
 

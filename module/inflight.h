@@ -31,7 +31,7 @@ struct ms_inflight_slot {
 	u64 birth;		/* the owner's start time, maybe marked */
 	u64 t0;
 	unsigned int cell;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct ms_inflight {
 	struct ms_inflight_slot *slot;
@@ -191,6 +191,7 @@ static __always_inline void ms_inflight_free(struct ms_inflight *f, const void *
 {
 	if (s != ms_inflight_home_slot(f, owner))
 		atomic_long_dec(&f->window);
+	/* Pairs with the next claim's cmpxchg: our reads of the slot first. */
 	smp_store_release(&s->owner, NULL);
 }
 
@@ -216,7 +217,7 @@ static inline unsigned long ms_inflight_claimed(const struct ms_inflight *f)
 	if (!f->slot)
 		return 0;
 	for (i = 0; i < 1UL << f->bits; i++)
-		n += READ_ONCE(f->slot[i].owner) != NULL;
+		n += !!READ_ONCE(f->slot[i].owner);
 	return n;
 }
 

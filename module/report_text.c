@@ -89,9 +89,8 @@ static void ms_tab_fit(struct ms_tab *tb, struct ms_buf *b)
 
 	for (i = 0; i < tb->ncols; i++)
 		width += tb->w[i];
-	if (width > MS_REPORT_COLS) {
+	if (width > MS_REPORT_COLS)
 		memcpy(tb->w, tb->usual, tb->ncols * sizeof(*tb->usual));
-	}
 	tb->b = b;
 	tb->sizing = false;
 }
@@ -368,7 +367,7 @@ static void ms_text_header(struct ms_buf *b, const struct ms_report *r)
 	ms_text_calibration(b, r);
 }
 
-/* "STATE: name name ..." for the probes in STATE, wrapped: none, no line. */
+/* "STATE: NAME..." for the probes in STATE, wrapped: none, no line. */
 static void ms_text_names(struct ms_buf *b, const struct ms_report *r, const char *state)
 {
 	size_t col = 0, n;

@@ -95,7 +95,7 @@ static __always_inline void ms_stats_record_check(unsigned int cell, u64 ns, boo
 static __always_inline void ms_stats_record_syscall(unsigned int cell, u64 ns,
 						    unsigned long ret)
 {
-	if (unlikely(IS_ERR_VALUE(ret))) {
+	if (IS_ERR_VALUE(ret)) {
 		ms_stats_record_failed(cell, ns, ret);
 		return;
 	}

@@ -7,7 +7,9 @@
  * sys_enter is not counted.  The slot also names the checks' row.
  *
  * sys_exit is registered before sys_enter and unregistered after it, so
- * every sys_enter we see has its sys_exit seen too.
+ * every sys_enter we see has its sys_exit seen too, but for those the
+ * detach's number test turns away: their slots stay claimed, harmless,
+ * as the table is freed next.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -190,7 +192,7 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (ms_tp_sys(syscall_get_nr(current, regs)) < 0)
 		return;
-	/* Nothing of what follows hoisted above the test. */
+	/* Nothing of what follows hoisted above the test: every untracked syscall would pay. */
 	barrier();
 	if (unlikely(ms_filter_set() || !ms_clock_is_counter())) {
 		ms_tp_sys_exit_slow(ret, 0);
@@ -202,8 +204,12 @@ static notrace void ms_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 		goto slow;
 	cell = s->cell;
 	t0 = s->t0;
-	/* A home slot, or calibration's: the window count only stays up. */
-	smp_store_release(&s->owner, NULL);
+	/*
+	 * Usually the home slot; the hint may also name a window slot that
+	 * this task claimed on the slow path after the hint's own task freed
+	 * it: that one leaves the window count.
+	 */
+	ms_inflight_free(&ms_tp_inflight, current, s);
 	ms_stats_record_syscall(cell, ms_clock_ns(t0, t1, 0), ret);
 	return;
 slow:

@@ -40,8 +40,9 @@ DECLARE_PER_CPU(struct ms_inflight_slot *, ms_tp_last);
 /*
  * current's slot (born BIRTH, unmarked) into *SP: this CPU's last claim,
  * else the home slot; false if neither (the caller takes the whole look-up).
- * The hint names only a slot a fast sys_enter claimed (a home slot) or
- * calibration's: nothing the whole look-up would not find for current.
+ * The hint names a slot a fast sys_enter claimed (a home slot), or
+ * calibration's; by the time current looks, that slot may be one current
+ * claimed through its window: nothing the whole look-up would not find.
  */
 static __always_inline bool ms_systp_find_fast(u64 birth, struct ms_inflight_slot **sp)
 {

@@ -312,7 +312,8 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	if (err)
 		goto free_filter;
 	p->slot = slot;
-	WRITE_ONCE(ms_direct_slot[slot], p);
+	/* p's fields before p: pairs with the dependent loads in ms_direct_enter(). */
+	smp_store_release(&ms_direct_slot[slot], p);
 	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramps[slot]);
 	if (err) {
 		ms_direct_refused(p, symbol, err);

@@ -17,8 +17,8 @@
 #include <linux/types.h>
 #include "names.h"
 
-/* MS_KIND_NONE: no target (an unbound direct slot's probe). */
-enum ms_kind { MS_KIND_SYSCALL, MS_KIND_CHECK, MS_KIND_CALIB, MS_KIND_NONE };
+/* MS_KIND_NONE: no target (an unbound direct slot's probe); zeroed memory. */
+enum ms_kind { MS_KIND_NONE, MS_KIND_SYSCALL, MS_KIND_CHECK, MS_KIND_CALIB };
 enum ms_state {
 	MS_STATE_ABSENT, MS_STATE_ATTACHED, MS_STATE_FAILED, MS_STATE_OFF,
 	MS_STATE_PARTIAL,

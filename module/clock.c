@@ -60,6 +60,8 @@ static void ms_clock_drop_work(struct work_struct *w)
 		WRITE_ONCE(ms_clock_left_gen, ms_stats_generation());
 		/* Pairs with ms_clock_switched()'s acquire: the generation first. */
 		smp_store_release(&ms_clock_left, true);
+		/* The note before the key: pairs with ms_clock_name()'s smp_rmb(). */
+		smp_wmb();
 		static_branch_disable(&ms_clock_counter);
 		pr_info("clock: the kernel no longer keeps time with the %s: ktime_get_mono_fast_ns() from now on\n",
 			MS_COUNTER_NAME);
@@ -182,7 +184,7 @@ const char *ms_clock_name(void)
 {
 	bool on = static_key_enabled(&ms_clock_counter);
 
-	/* The key before the note: the reverse of the work item's writes. */
+	/* The key before the note: pairs with ms_clock_drop_work()'s smp_wmb(). */
 	smp_rmb();
 	if (ms_clock_switched())
 		return MS_COUNTER_NAME ", then ktime_get_mono_fast_ns";

@@ -34,7 +34,12 @@
 #include "plan.h"
 #include "stats.h"
 
-/* Orders the commands, the clock's switch and the start and end of commands. */
+/*
+ * Serializes the commands and ms_ready, the clock's note and key
+ * (clock.c), and every write of the generation (stats.c asserts it); exit's
+ * ms_control_ready(false) waits out a running calibrate before detach.
+ * Taken before cpu_hotplug_lock (static_branch_disable() takes it).
+ */
 DEFINE_MUTEX(ms_control_lock);
 static bool ms_ready;
 

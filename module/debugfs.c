@@ -199,7 +199,11 @@ static struct ms_text *ms_generate(bool json)
 		gen = ms_stats_generation();
 		ms_stats_snapshot(&g->snap, &since_ns);
 		ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
-		/* The snapshot's reads before the generation's second read. */
+		/*
+		 * The snapshot's reads before the generation's second read;
+		 * pairs with the write barrier of ms_stats_reset()'s
+		 * write_seqcount_end(), which a new generation follows.
+		 */
 		smp_rmb();
 	} while (ms_stats_generation() != gen);
 	g->r.since_reset_ns = since_ns;

@@ -18,9 +18,8 @@
  * is the scheduler's filtered sched_clock, which holds each CPU's clock
  * within a tick of the last one it saw, so when ticks come late (a loaded
  * host under a virtual machine) it stands still and every call reads 0
- * ns.  On the HPET a read
- * costs a microsecond or so, twice per call: correct and dear, where the
- * kernel itself has nothing cheaper.  A negative difference is taken as 0
+ * ns.  On the HPET a read costs a microsecond or so, twice per call:
+ * correct and dear, where the kernel itself has nothing cheaper.  A negative difference is taken as 0
  * and counted (ms_clock_backwards).
  *
  * The choice is a static key, set at load before any probe is attached,
@@ -45,8 +44,8 @@ extern u64 ms_clock_mult;
 
 /*
  * In the cell word of a call whose start was read with the fallback clock
- * (ktime_get_mono_fast_ns()):
- * cells number far fewer (cell.h), so the bit is free.
+ * (ktime_get_mono_fast_ns()); cells number far fewer (cell.h), so the bit
+ * is free.
  */
 #define MS_CLOCK_LOCAL	(1U << 31)
 

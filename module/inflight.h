@@ -105,7 +105,7 @@ static __always_inline struct ms_inflight_slot *ms_inflight_claim_window(struct 
  */
 static __always_inline struct ms_inflight_slot *ms_inflight_claim(struct ms_inflight *f,
 								  const void *owner, u64 birth,
-							 unsigned int cell)
+								  unsigned int cell)
 {
 	struct ms_inflight_slot *s = ms_inflight_home_slot(f, owner);
 	const void *o = READ_ONCE(s->owner);

@@ -19,8 +19,8 @@
  * within a tick of the last one it saw, so when ticks come late (a loaded
  * host under a virtual machine) it stands still and every call reads 0
  * ns.  On the HPET a read costs a microsecond or so, twice per call:
- * correct and dear, where the kernel itself has nothing cheaper.  A negative difference is taken as 0
- * and counted (ms_clock_backwards).
+ * correct and dear, where the kernel itself has nothing cheaper.  A
+ * negative difference is taken as 0 and counted (ms_clock_backwards).
  *
  * The choice is a static key, set at load before any probe is attached,
  * and taken away when the kernel stops keeping time with the counter

@@ -35,8 +35,8 @@
 #include "stats.h"
 
 /*
- * Serializes the commands and ms_ready, the clock's note and key
- * (clock.c), and every write of the generation (stats.c asserts it); exit's
+ * Serializes the commands and ms_ready, the clock's note and the drop of
+ * its key (clock.c), and every write of the generation (stats.c asserts it); exit's
  * ms_control_ready(false) waits out a running calibrate before detach.
  * Taken before cpu_hotplug_lock (static_branch_disable() takes it).
  */

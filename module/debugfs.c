@@ -200,9 +200,10 @@ static struct ms_text *ms_generate(bool json)
 		ms_stats_snapshot(&g->snap, &since_ns);
 		ms_fill_report(&g->r, g->probes, g->comm, g->cs, &g->snap);
 		/*
-		 * The snapshot's reads before the generation's second read;
-		 * pairs with the write barrier of ms_stats_reset()'s
-		 * write_seqcount_end(), which a new generation follows.
+		 * The missed counts ms_fill_report() read before the
+		 * generation's second read: a reset writes the generation,
+		 * then write_seqcount_end()'s smp_wmb(), then control.c
+		 * resets the missed counts (ms_plan_reset_missed()).
 		 */
 		smp_rmb();
 	} while (ms_stats_generation() != gen);

@@ -69,7 +69,9 @@ static inline int fls64(u64 x)
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+#ifndef __aligned
 #define __aligned(x)	__attribute__((__aligned__(x)))
+#endif
 
 /* linux/compiler.h: the compiler forgets what it knew of VAR. */
 #define OPTIMIZER_HIDE_VAR(var)	__asm__ ("" : "=r" (var) : "0" (var))

@@ -4,10 +4,11 @@
  * time and cell into the call's own data (the task may sleep or migrate),
  * the duration into this CPU's table at the return.  A check's row: a
  * worker's; else the syscall the tracepoint side saw the task enter; else
- * the number in its registers.  Nothing shared is written.  They call
- * traceable kernel functions (ktime_get_mono_fast_ns(), the filter's
- * strncmp()), where another's probe may hit or miss; ours are notrace,
- * NOKPROBE_SYMBOL and __always_inline: never re-entered.
+ * the number in its registers.  Nothing shared is written but a probe's
+ * outside_task count (an atomic, on a miss).  They call kernel functions
+ * another's kprobe may hit or miss (ktime_get_mono_fast_ns(), the
+ * filter's strncmp(), a clocksource's read, which ftrace can trace too);
+ * ours are notrace, NOKPROBE_SYMBOL and __always_inline: never re-entered.
  */
 #ifndef MSEAL_STATS_HANDLERS_H
 #define MSEAL_STATS_HANDLERS_H
@@ -49,8 +50,9 @@ static __always_inline unsigned int ms_check_chk_base(void)
 /*
  * The same into *BASE; false where ms_systp_row() would go out of line
  * (slot neither the hint nor home, or marked): the caller's slow path.
- * A slot current left claimed (a sys_exit not seen) still names its old
- * syscall: this path charges that row, the window path "other".
+ * A slot current left claimed (a sys_exit not seen, which only a detach
+ * does, after the checks' own) would name its old syscall: this path
+ * would charge that row, the window path "other".
  */
 static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 {
@@ -73,8 +75,8 @@ static __always_inline bool ms_check_chk_base_home(unsigned int *base)
 /*
  * A check's entry past the filter.  Outside task context a check is
  * counted as missed, never recorded: the record has no guard against an
- * interrupted writer on this CPU.  The test is the caller's: direct.c's
- * entry, ms_handler_exit_in_task() for a kretprobe.
+ * interrupted writer on this CPU.  The test is at the return for a
+ * kretprobe (ms_handler_exit_in_task()); direct.c tests at its entry.
  */
 static __always_inline void ms_handler_check_start(unsigned int index, struct ms_inst *in)
 {

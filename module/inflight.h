@@ -44,7 +44,10 @@ struct ms_inflight {
 	atomic_long_t window;
 };
 
-/* A table of 1 << BITS slots at SLOT (1 <= BITS <= 31). */
+/*
+ * A table of 1 << BITS slots at SLOT (5 <= BITS <= 31: the window of 32
+ * must not wrap onto the home slot, which a free would not count).
+ */
 static __always_inline void ms_inflight_set(struct ms_inflight *f, struct ms_inflight_slot *slot,
 					    unsigned int bits)
 {

@@ -177,7 +177,7 @@ static void test_dead(void)
 #define NTHREADS	8
 #define ROUNDS		200000
 static struct ms_inflight small_tab;
-static struct ms_inflight_slot small_slots[1 << 3];
+static struct ms_inflight_slot small_slots[1 << 5];
 static unsigned long bad[NTHREADS], misses[NTHREADS];
 
 static void *hammer(void *arg)
@@ -204,7 +204,7 @@ static void test_threads(void)
 	pthread_t th[NTHREADS];
 	unsigned long i, nbad = 0, nmiss = 0, busy = 0;
 
-	ms_inflight_set(&small_tab, small_slots, 3);
+	ms_inflight_set(&small_tab, small_slots, 5);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_create(&th[i], NULL, hammer, (void *)i);
 	for (i = 0; i < NTHREADS; i++)
@@ -213,16 +213,17 @@ static void test_threads(void)
 		nbad += bad[i];
 		nmiss += misses[i];
 	}
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 32; i++)
 		busy += small_slots[i].owner != NULL;
-	printf("# %d threads x %d rounds on 8 slots: %lu misses\n", NTHREADS, ROUNDS, nmiss);
+	printf("# %d threads x %d rounds on 32 slots: %lu misses\n", NTHREADS, ROUNDS, nmiss);
 	utap_eq_u64(nbad, 0, "threads: every take gets its own put back");
 	utap_eq_u64(busy, 0, "threads: no slot left claimed");
+	utap_eq_u64(atomic_long_read(&small_tab.window), 0, "threads: the window count back to 0");
 }
 
 int main(void)
 {
-	utap_plan(6 + 7 + (7 + 5) + 10 + 2 + 6 + 1 + 9);
+	utap_plan(6 + 7 + (7 + 5) + 10 + 3 + 6 + 1 + 9);
 	test_one();
 	test_home();
 	test_home_fast();

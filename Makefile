@@ -100,7 +100,7 @@ dkms-remove:
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -Itests/guest
 GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,build/guest/%,$(GUEST_SRCS))
-GUEST_HDRS := $(wildcard tests/guest/*.h) scripts/lib/msjson.h
+GUEST_HDRS := $(wildcard tests/guest/*.h) scripts/lib/msjson.h scripts/lib/memclock_mark.h
 # msjson.h from the guest's shell (tests/lib/msjson.c), for sh-only suites.
 GUEST_BINS += build/guest/msjson
 
@@ -194,6 +194,10 @@ build/mseal-overhead-summary: testbed/overhead/summary.c scripts/lib/cmpstats.c 
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ testbed/overhead/summary.c scripts/lib/cmpstats.c -lm
 
+build/memclock-summary: testbed/memclock/summary.c scripts/lib/cmpstats.c scripts/lib/cmpstats.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ testbed/memclock/summary.c scripts/lib/cmpstats.c -lm
+
 # -fno-sanitize-recover=all: a UBSan report ends the test with a non-zero
 # status (by default UBSan prints and goes on, and 05-unit would pass it).
 UNIT_CFLAGS := -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Imodule -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -210,7 +214,7 @@ UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)
 
-build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch] scripts/lib/*.[ch]) Makefile
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch] scripts/lib/*.[ch] testbed/memclock/*.[ch]) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
 

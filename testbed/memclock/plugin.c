@@ -30,6 +30,14 @@
  * their own): code never shares a line with data here, and competes with
  * it for L2 and LLC space as on hardware.
  *
+ * fn=ADDR (up to 8) names functions whose cost is counted apart as well:
+ * from an execution of the instruction at ADDR until the return that
+ * balances it (calls and returns counted from then on, so what the
+ * function calls, and a tail call's target, are inside; an interrupt
+ * taken inside is too, and a task switch inside would confuse it, which a
+ * one-task benchmark does not do).  Debian's and the test bed's kernels
+ * return through __x86_return_thunk, whose ret is counted where it runs.
+ *
  * Accesses to I/O (MMIO) are counted apart and not cached.  One TCG
  * thread is assumed (the instruction clock has one): the counts are
  * plain variables.
@@ -54,11 +62,20 @@ static struct mc_cpu *cpus;
 static unsigned int ncpus;
 static struct mc_cache llc;
 
+#define MC_MAX_FNS 8
+
 /* What a window prints; insns counts inline, the rest from the models. */
 struct mc_counts {
 	uint64_t insns, io;
+	/* inside the fn= functions: entries, instructions, misses by level */
+	uint64_t fn_calls, fn_insns, fn_l1_miss, fn_l2_miss, fn_llc_miss;
 };
 static struct mc_counts now, begin;
+static uint64_t fns[MC_MAX_FNS];
+static unsigned int nfns;
+/* Per vCPU: call depth inside a fn= function (0: outside), insns at entry. */
+static unsigned int *depth;
+static uint64_t *entered_at;
 static uint64_t begin_cache[4][2];	/* L1I, L1D, L2, LLC: accesses, misses */
 static int on, switching, counting;	/* on: from the first ON to the end */
 static unsigned int window;
@@ -99,10 +116,23 @@ static void sum_caches(uint64_t out[4][2])
 	out[3][1] = llc.misses;
 }
 
+/* An access served from LEVEL, charged to the fn= functions when inside. */
+static void charge(unsigned int vcpu, enum mc_level level)
+{
+	if (!depth[vcpu] || level == MC_L1)
+		return;
+	now.fn_l1_miss++;
+	if (level == MC_L2)
+		return;
+	now.fn_l2_miss++;
+	if (level == MC_MEM)
+		now.fn_llc_miss++;
+}
+
 static void insn_line(unsigned int vcpu, void *line)
 {
 	if (vcpu < ncpus)
-		mc_access(&cpus[vcpu], true, (uint64_t)(uintptr_t)line);
+		charge(vcpu, mc_access(&cpus[vcpu], true, (uint64_t)(uintptr_t)line));
 }
 
 static void data_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
@@ -116,10 +146,76 @@ static void data_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 		return;
 	}
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
-	mc_access(&cpus[vcpu], false, pa);
+	charge(vcpu, mc_access(&cpus[vcpu], false, pa));
 	/* An access across a line boundary touches both lines. */
 	if ((pa & (MC_LINE - 1)) + size > MC_LINE)
-		mc_access(&cpus[vcpu], false, pa + size - 1);
+		charge(vcpu, mc_access(&cpus[vcpu], false, pa + size - 1));
+}
+
+/* The instruction at a fn= address: entered, unless already inside. */
+static void fn_entry(unsigned int vcpu, void *u)
+{
+	(void)u;
+	if (vcpu >= ncpus || depth[vcpu])
+		return;
+	depth[vcpu] = 1;
+	entered_at[vcpu] = now.insns;
+	now.fn_calls++;
+}
+
+static void fn_call(unsigned int vcpu, void *u)
+{
+	(void)u;
+	if (vcpu < ncpus && depth[vcpu])
+		depth[vcpu]++;
+}
+
+static void fn_ret(unsigned int vcpu, void *u)
+{
+	(void)u;
+	if (vcpu >= ncpus || !depth[vcpu])
+		return;
+	/*
+	 * QEMU runs an instruction's callbacks before its inline adds: the
+	 * count at entry left the entry out, the count here leaves this
+	 * return out, hence the 1.
+	 */
+	if (--depth[vcpu] == 0)
+		now.fn_insns += now.insns - entered_at[vcpu] + 1;
+}
+
+enum flow { FLOW_NONE, FLOW_CALL, FLOW_RET };
+
+/* Whether an instruction is a call or a return, from its bytes. */
+static enum flow flow_of(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	size_t n = qemu_plugin_insn_size(insn), i = 0;
+	uint32_t w;
+
+	if (arm64) {
+		if (n != 4)
+			return FLOW_NONE;
+		memcpy(&w, b, 4);
+		if ((w & 0xfc000000u) == 0x94000000u ||		/* bl */
+		    (w & 0xfffffc1fu) == 0xd63f0000u)		/* blr */
+			return FLOW_CALL;
+		if ((w & 0xfffffc1fu) == 0xd65f0000u ||		/* ret */
+		    w == 0xd65f0bffu || w == 0xd65f0fffu)	/* retaa, retab */
+			return FLOW_RET;
+		return FLOW_NONE;
+	}
+	/* x86_64: legacy and REX prefixes, then the opcode. */
+	while (i < n && (b[i] == 0x66 || b[i] == 0xf2 || b[i] == 0xf3 || b[i] == 0x2e ||
+			 b[i] == 0x3e || (b[i] & 0xf0) == 0x40))
+		i++;
+	if (i >= n)
+		return FLOW_NONE;
+	if (b[i] == 0xe8 || (b[i] == 0xff && i + 1 < n && ((b[i + 1] >> 3) & 7) == 2))
+		return FLOW_CALL;
+	if (b[i] == 0xc3 || b[i] == 0xc2)
+		return FLOW_RET;
+	return FLOW_NONE;
 }
 
 static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
@@ -163,12 +259,16 @@ static void mark(unsigned int vcpu, void *kind)
 		snprintf(line, sizeof(line),
 			 "memclock: window %u insns %" PRIu64 " io %" PRIu64
 			 " l1i %" PRIu64 " %" PRIu64 " l1d %" PRIu64 " %" PRIu64
-			 " l2 %" PRIu64 " %" PRIu64 " llc %" PRIu64 " %" PRIu64 "\n",
+			 " l2 %" PRIu64 " %" PRIu64 " llc %" PRIu64 " %" PRIu64
+			 " fn %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			 ++window, now.insns - begin.insns, now.io - begin.io,
 			 c[0][0] - begin_cache[0][0], c[0][1] - begin_cache[0][1],
 			 c[1][0] - begin_cache[1][0], c[1][1] - begin_cache[1][1],
 			 c[2][0] - begin_cache[2][0], c[2][1] - begin_cache[2][1],
-			 c[3][0] - begin_cache[3][0], c[3][1] - begin_cache[3][1]);
+			 c[3][0] - begin_cache[3][0], c[3][1] - begin_cache[3][1],
+			 now.fn_calls - begin.fn_calls, now.fn_insns - begin.fn_insns,
+			 now.fn_l1_miss - begin.fn_l1_miss, now.fn_l2_miss - begin.fn_l2_miss,
+			 now.fn_llc_miss - begin.fn_llc_miss);
 		qemu_plugin_outs(line);
 		break;
 	}
@@ -190,6 +290,25 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)k);
 		if (!on)
 			continue;
+		if (nfns) {
+			uint64_t va = qemu_plugin_insn_vaddr(insn);
+			unsigned int f;
+
+			for (f = 0; f < nfns; f++)
+				if (va == fns[f])
+					qemu_plugin_register_vcpu_insn_exec_cb(insn, fn_entry,
+									       QEMU_PLUGIN_CB_NO_REGS, NULL);
+			switch (flow_of(insn)) {
+			case FLOW_CALL:
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, fn_call, QEMU_PLUGIN_CB_NO_REGS, NULL);
+				break;
+			case FLOW_RET:
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, fn_ret, QEMU_PLUGIN_CB_NO_REGS, NULL);
+				break;
+			default:
+				break;
+			}
+		}
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &now.insns, 1);
 		h = (uintptr_t)qemu_plugin_insn_haddr(insn);
@@ -241,8 +360,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			r = geometry_arg(argv[a], "llc", &l3);
 		if (r < 0)
 			return -1;
+		if (!r && !strncmp(argv[a], "fn=", 3)) {
+			char *end;
+
+			if (nfns == MC_MAX_FNS) {
+				fprintf(stderr, "memclock: at most %d fn=\n", MC_MAX_FNS);
+				return -1;
+			}
+			fns[nfns] = strtoull(argv[a] + 3, &end, 16);
+			if (end == argv[a] + 3 || *end || !fns[nfns]) {
+				fprintf(stderr, "memclock: %s: fn= wants an address in hex\n", argv[a]);
+				return -1;
+			}
+			nfns++;
+			r = 1;
+		}
 		if (!r) {
-			fprintf(stderr, "memclock: unknown argument %s (l1i=, l1d=, l2=, llc=)\n", argv[a]);
+			fprintf(stderr, "memclock: unknown argument %s (l1i=, l1d=, l2=, llc=, fn=)\n", argv[a]);
 			return -1;
 		}
 	}
@@ -257,7 +391,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	ncpus = (unsigned int)info->system.max_vcpus;
 	cpus = calloc(ncpus, sizeof(*cpus));
-	if (!cpus || mc_cache_init(&llc, &l3, MC_LINE))
+	depth = calloc(ncpus, sizeof(*depth));
+	entered_at = calloc(ncpus, sizeof(*entered_at));
+	if (!cpus || !depth || !entered_at || mc_cache_init(&llc, &l3, MC_LINE))
 		goto nomem;
 	for (i = 0; i < ncpus; i++) {
 		if (mc_cache_init(&cpus[i].l1i, &l1i, MC_LINE) ||

@@ -15,7 +15,10 @@
  *            + (LLC misses) * MEM
  *
  * An L1 hit costs nothing beyond its instruction; every L1 miss is an L2
- * access.  The defaults (C 1, 12, 50 and 250 cycles) are those of a
+ * access.  Where the runs carry the seal checks' own counts (the plugin's
+ * fn=: the checks with what they call), the account follows: the checks'
+ * cost A - B against the gap A - B, in instructions and in cycles, with
+ * a 95 % interval from resampling the layout pairs.  The defaults (C 1, 12, 50 and 250 cycles) are those of a
  * current x86 server core at about 3 GHz, less an L1 hit: L2 about 16
  * cycles to use, the LLC about 60, memory about 85 ns.  They are a model,
  * not a machine: the table is printed in instructions and misses too, so
@@ -34,6 +37,9 @@ struct run {
 	char kernel[8], wl[32];
 	long boot, layout;
 	double ops, insns, io, acc[4], miss[4];	/* L1I, L1D, L2, LLC */
+	int has_fn;
+	/* inside the checks: entries, instructions, L1, L2 and LLC misses */
+	double fn_calls, fn_insns, fn_miss[3];
 };
 
 static struct run runs[MAX_RUNS];
@@ -44,6 +50,47 @@ static double cycles(const struct run *r)
 {
 	return cpi * r->insns + (r->acc[2] - r->miss[2]) * pen_l2 +
 	       (r->acc[3] - r->miss[3]) * pen_llc + r->miss[3] * pen_mem;
+}
+
+/* The checks' modelled cycles, as cycles() counts the whole run's. */
+static double fn_cycles(const struct run *r)
+{
+	return cpi * r->fn_insns + (r->fn_miss[0] - r->fn_miss[1]) * pen_l2 +
+	       (r->fn_miss[1] - r->fn_miss[2]) * pen_llc + r->fn_miss[2] * pen_mem;
+}
+
+/*
+ * (mean(ca) - mean(cb)) / (mean(ga) - mean(gb)) over n pairs, and its 95 %
+ * percentile interval over 2000 resamplings of the pairs (a fixed seed:
+ * the same runs print the same interval).
+ */
+static void account(const double *ca, const double *cb, const double *ga, const double *gb,
+		    size_t n, double *ratio, double *lo, double *hi)
+{
+	static double r[2000];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t k, i, j;
+
+	for (k = 0; k <= 2000; k++) {
+		double sc = 0, sg = 0;
+
+		for (i = 0; i < n; i++) {
+			j = i;
+			if (k < 2000) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				j = (size_t)(x % n);
+			}
+			sc += ca[j] - cb[j];
+			sg += ga[j] - gb[j];
+		}
+		if (k < 2000)
+			r[k] = sc / sg;
+		else
+			*ratio = sc / sg;
+	}
+	cmp_sort(r, 2000);
+	*lo = cmp_quantile(r, 2000, 0.025);
+	*hi = cmp_quantile(r, 2000, 0.975);
 }
 
 /* B's run in A's layout and boot, or NULL. */
@@ -70,11 +117,13 @@ static double mean(const double *v, size_t n)
 
 static void workload(const char *wl)
 {
-	static double a[6][MAX_RUNS], b[6][MAX_RUNS];
+	static double a[6][MAX_RUNS], b[6][MAX_RUNS], fa[3][MAX_RUNS], fb[3][MAX_RUNS];
 	static const char *const what[6] = { "insns", "L1I miss", "L1D miss", "L2 miss",
 					      "LLC miss", "cycles" };
 	struct cmp_ab ci, cc;
 	size_t i, n = 0, k;
+	int fn = 1;
+	double ratio, lo, hi;
 
 	for (i = 0; i < nruns; i++) {
 		const struct run *ra = &runs[i], *rb;
@@ -92,6 +141,13 @@ static void workload(const char *wl)
 		}
 		a[5][n] = cycles(ra) / ra->ops;
 		b[5][n] = cycles(rb) / rb->ops;
+		fn &= ra->has_fn && rb->has_fn;
+		fa[0][n] = ra->fn_calls / ra->ops;
+		fb[0][n] = rb->fn_calls / rb->ops;
+		fa[1][n] = ra->fn_insns / ra->ops;
+		fb[1][n] = rb->fn_insns / rb->ops;
+		fa[2][n] = fn_cycles(ra) / ra->ops;
+		fb[2][n] = fn_cycles(rb) / rb->ops;
 		n++;
 	}
 	printf("%s: %zu layouts run on both kernels; per operation, means over layouts\n", wl, n);
@@ -110,13 +166,29 @@ static void workload(const char *wl)
 	printf("    cycles       %+6.2f %% [%+.2f, %+.2f]", cc.delta_pct, cc.lo, cc.hi);
 	if (ci.delta_pct != 0)
 		printf("  (%.2f of the instructions' change)", cc.delta_pct / ci.delta_pct);
-	printf("\n\n");
+	printf("\n");
+	if (!fn) {
+		printf("\n");
+		return;
+	}
+	printf("  the seal checks (with what they call), per operation, means:\n");
+	printf("  %-9s %12.2f %12.2f\n", "calls", mean(fa[0], n), mean(fb[0], n));
+	printf("  %-9s %12.1f %12.1f %+9.1f\n", "insns", mean(fa[1], n), mean(fb[1], n),
+	       mean(fb[1], n) - mean(fa[1], n));
+	printf("  %-9s %12.1f %12.1f %+9.1f\n", "cycles", mean(fa[2], n), mean(fb[2], n),
+	       mean(fb[2], n) - mean(fa[2], n));
+	printf("  account, checks A - B against the gap A - B (1: the checks are the gap):\n");
+	account(fa[1], fb[1], a[0], b[0], n, &ratio, &lo, &hi);
+	printf("    instructions %6.2f [%.2f, %.2f]\n", ratio, lo, hi);
+	account(fa[2], fb[2], a[5], b[5], n, &ratio, &lo, &hi);
+	printf("    cycles       %6.2f [%.2f, %.2f]\n\n", ratio, lo, hi);
 }
 
 static int load(const char *path)
 {
 	char line[1024];
 	FILE *f = fopen(path, "r");
+	int got;
 
 	if (!f) {
 		perror(path);
@@ -132,10 +204,14 @@ static int load(const char *path)
 			fclose(f);
 			return -1;
 		}
-		if (sscanf(line, "%7s %ld %31s %ld %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
-			   r->kernel, &r->boot, r->wl, &r->layout, &r->ops, &r->insns, &r->io,
-			   &r->acc[0], &r->miss[0], &r->acc[1], &r->miss[1], &r->acc[2],
-			   &r->miss[2], &r->acc[3], &r->miss[3]) != 15) {
+		got = sscanf(line, "%7s %ld %31s %ld %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf"
+			     " %lf %lf %lf %lf %lf",
+			     r->kernel, &r->boot, r->wl, &r->layout, &r->ops, &r->insns, &r->io,
+			     &r->acc[0], &r->miss[0], &r->acc[1], &r->miss[1], &r->acc[2],
+			     &r->miss[2], &r->acc[3], &r->miss[3], &r->fn_calls, &r->fn_insns,
+			     &r->fn_miss[0], &r->fn_miss[1], &r->fn_miss[2]);
+		r->has_fn = got == 20;
+		if (got != 15 && got != 20) {
 			fprintf(stderr, "memclock-summary: %s: not a run: %s", path, line);
 			fclose(f);
 			return -1;

@@ -9,7 +9,10 @@
 # epoll_wait() returns EINTR, so a SIGINT handled while it is between two
 # 100-ms waits sets the flag and nothing reads it; it polls on for ever.
 # Under TCG the time between waits is long enough that this came once in a
-# few dozen runs.  When, 10 s after the SIGINT, bpftrace still runs, has
+# few dozen runs.  Seen so in a loop of 50's guest under load: bpftrace
+# 30 s after its SIGINT asleep in do_epoll_wait, SigCgt with SIGINT,
+# nothing pending, 1 tick of CPU in 2 s; `strace -p` attaching (an EINTR)
+# made it close its probes at once.  When, 10 s after the SIGINT, bpftrace still runs, has
 # printed no map (OUT has no "@" line), catches SIGINT and has none
 # pending, that is this loss, proven on the spot: said on stdout as
 # "bt_interrupt: lost SIGINT ...", and SIGINT is sent once more (the next

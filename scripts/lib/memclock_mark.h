@@ -12,8 +12,8 @@
  *   MC_MARK_ON     model from here (the plugin instruments every
  *                  instruction and access from its next translation);
  *   MC_MARK_BEGIN  count from here: the caches are warm by now;
- *   MC_MARK_END    print what was counted since MC_MARK_BEGIN, stop
- *                  modelling.
+ *   MC_MARK_END    print what was counted since MC_MARK_BEGIN (the
+ *                  model stays on to the boot's end: plugin.c says why).
  * Everything the vCPU runs between BEGIN and END is counted, the kernel
  * and other tasks too, as the instruction clock counts it.
  */

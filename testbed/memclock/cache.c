@@ -5,8 +5,8 @@
  * A set is its ways' tags and last-use ticks side by side; a look-up scans
  * the ways, a miss replaces the way used longest ago (an empty way has
  * tick 0, so it goes first).  The set is the line number modulo the
- * number of sets, which need not be a power of two (a 48 KiB 12-way L1D
- * has 64 sets, a 1.25 MiB 10-way L2 2048, a 30 MiB LLC 30720 at 16 ways).
+ * number of sets, which need not be a power of two (a 1.25 MiB 10-way L2
+ * has 2048 sets, but a 30 MiB 16-way LLC 30720, a 3 MiB 16-way one 3072).
  */
 #include <stdlib.h>
 #include <string.h>

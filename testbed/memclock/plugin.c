@@ -38,9 +38,20 @@
  * one-task benchmark does not do).  Debian's and the test bed's kernels
  * return through __x86_return_thunk, whose ret is counted where it runs.
  *
- * Accesses to I/O (MMIO) are counted apart and not cached.  One TCG
- * thread is assumed (the instruction clock has one): the counts are
- * plain variables.
+ * Accesses to I/O (MMIO) are counted apart and not cached, as are the
+ * few whose physical address QEMU cannot give (unknown).  One TCG thread
+ * is assumed (the instruction clock has one): the counts are plain
+ * variables.
+ *
+ * What it does not see: page-table walks (QEMU's softmmu does them in C),
+ * arm64's DC ZVA (clear_page, large memsets: QEMU clears host memory
+ * directly, no memory callback).  What it counts as TCG runs it: an
+ * instruction that faults is counted, then again when it restarts (the
+ * instruction clock counts it once); x86 `rep` string instructions count
+ * an instruction and a fetch per element, as the instruction clock does.
+ * Every flush of the translated blocks while the model is on frees the
+ * callback lists too: no abort was seen in any run, but the second-reset
+ * abort above is of that kind.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -64,9 +75,9 @@ static struct mc_cache llc;
 
 #define MC_MAX_FNS 8
 
-/* What a window prints; insns counts inline, the rest from the models. */
+/* What a window prints: insns counted inline, the rest in the callbacks. */
 struct mc_counts {
-	uint64_t insns, io;
+	uint64_t insns, io, unknown;
 	/* inside the fn= functions: entries, instructions, misses by level */
 	uint64_t fn_calls, fn_insns, fn_l1_miss, fn_l2_miss, fn_llc_miss;
 };
@@ -141,7 +152,11 @@ static void data_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 	uint64_t pa, size = 1ull << qemu_plugin_mem_size_shift(info);
 
 	(void)u;
-	if (!hw || qemu_plugin_hwaddr_is_io(hw) || vcpu >= ncpus) {
+	if (!hw || vcpu >= ncpus) {
+		now.unknown++;
+		return;
+	}
+	if (qemu_plugin_hwaddr_is_io(hw)) {
 		now.io++;
 		return;
 	}
@@ -242,7 +257,8 @@ static void mark(unsigned int vcpu, void *kind)
 		break;
 	case MC_MARK_BEGIN:
 		if (!on || switching) {
-			qemu_plugin_outs("memclock: BEGIN while not modelling (no ON before it)\n");
+			qemu_plugin_outs("memclock: BEGIN while not modelling (no ON before it, "
+					 "or in the same block)\n");
 			break;
 		}
 		begin = now;
@@ -260,7 +276,8 @@ static void mark(unsigned int vcpu, void *kind)
 			 "memclock: window %u insns %" PRIu64 " io %" PRIu64
 			 " l1i %" PRIu64 " %" PRIu64 " l1d %" PRIu64 " %" PRIu64
 			 " l2 %" PRIu64 " %" PRIu64 " llc %" PRIu64 " %" PRIu64
-			 " fn %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			 " fn %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			 " unknown %" PRIu64 "\n",
 			 ++window, now.insns - begin.insns, now.io - begin.io,
 			 c[0][0] - begin_cache[0][0], c[0][1] - begin_cache[0][1],
 			 c[1][0] - begin_cache[1][0], c[1][1] - begin_cache[1][1],
@@ -268,7 +285,7 @@ static void mark(unsigned int vcpu, void *kind)
 			 c[3][0] - begin_cache[3][0], c[3][1] - begin_cache[3][1],
 			 now.fn_calls - begin.fn_calls, now.fn_insns - begin.fn_insns,
 			 now.fn_l1_miss - begin.fn_l1_miss, now.fn_l2_miss - begin.fn_l2_miss,
-			 now.fn_llc_miss - begin.fn_llc_miss);
+			 now.fn_llc_miss - begin.fn_llc_miss, now.unknown - begin.unknown);
 		qemu_plugin_outs(line);
 		break;
 	}
@@ -283,7 +300,7 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		int k = mark_of(insn);
-		uintptr_t h, line;
+		uintptr_t h, end, line;
 
 		if (k)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark, QEMU_PLUGIN_CB_NO_REGS,
@@ -312,9 +329,18 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &now.insns, 1);
 		h = (uintptr_t)qemu_plugin_insn_haddr(insn);
-		/* One fetch per line a block enters; an instruction across two lines fetches both. */
+		/*
+		 * One fetch per line a block enters; an instruction across two
+		 * lines fetches both, within its first page (7.2 gives the host
+		 * address of the page an instruction starts on: the next host
+		 * page need not be the next guest page).  Code outside RAM has no
+		 * host address: 7.2 then gives NULL plus the offset into the block.
+		 */
+		end = h + qemu_plugin_insn_size(insn) - 1;
+		if ((end ^ h) & ~(uintptr_t)4095)
+			end = h | 4095;
 		for (line = h & ~(uintptr_t)(MC_LINE - 1);
-		     h && line <= ((h + qemu_plugin_insn_size(insn) - 1) & ~(uintptr_t)(MC_LINE - 1));
+		     h >= 4096 && line <= (end & ~(uintptr_t)(MC_LINE - 1));
 		     line += MC_LINE) {
 			if (line == last)
 				continue;
@@ -345,7 +371,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 {
 	/* A current x86 server core's (Intel Golden Cove) and a shared LLC. */
 	struct mc_geometry l1i = { 32 << 10, 8 }, l1d = { 48 << 10, 12 },
-			   l2 = { 2 << 20, 16 }, l3 = { 32 << 20, 16 };
+			   l2 = { 2 << 20, 16 }, shared = { 32 << 20, 16 };
 	unsigned int i;
 	int a;
 
@@ -357,7 +383,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		if (!r)
 			r = geometry_arg(argv[a], "l2", &l2);
 		if (!r)
-			r = geometry_arg(argv[a], "llc", &l3);
+			r = geometry_arg(argv[a], "llc", &shared);
 		if (r < 0)
 			return -1;
 		if (!r && !strncmp(argv[a], "fn=", 3)) {
@@ -393,7 +419,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	cpus = calloc(ncpus, sizeof(*cpus));
 	depth = calloc(ncpus, sizeof(*depth));
 	entered_at = calloc(ncpus, sizeof(*entered_at));
-	if (!cpus || !depth || !entered_at || mc_cache_init(&llc, &l3, MC_LINE))
+	if (!cpus || !depth || !entered_at || mc_cache_init(&llc, &shared, MC_LINE))
 		goto nomem;
 	for (i = 0; i < ncpus; i++) {
 		if (mc_cache_init(&cpus[i].l1i, &l1i, MC_LINE) ||

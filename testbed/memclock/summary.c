@@ -105,6 +105,15 @@ static const struct run *partner(const struct run *a)
 	return NULL;
 }
 
+/* The median of n values, the values left in their order (pairs stay pairs). */
+static double med(const double *v, size_t n)
+{
+	static double copy[MAX_RUNS];
+
+	memcpy(copy, v, n * sizeof(*v));
+	return cmp_median(copy, n);
+}
+
 static double mean(const double *v, size_t n)
 {
 	double s = 0;
@@ -150,18 +159,19 @@ static void workload(const char *wl)
 		fb[2][n] = fn_cycles(rb) / rb->ops;
 		n++;
 	}
-	printf("%s: %zu layouts run on both kernels; per operation, means over layouts\n", wl, n);
+	printf("%s: %zu layouts run on both kernels; per operation, medians over layouts\n", wl, n);
 	if (n < 2) {
 		printf("  (too few for a comparison)\n\n");
 		return;
 	}
 	printf("  %-9s %12s %12s %9s\n", "", "A", "B", "B - A");
 	for (k = 0; k < 6; k++)
-		printf("  %-9s %12.1f %12.1f %+9.1f\n", what[k], mean(a[k], n), mean(b[k], n),
-		       mean(b[k], n) - mean(a[k], n));
+		printf("  %-9s %12.1f %12.1f %+9.1f\n", what[k], med(a[k], n), med(b[k], n),
+		       med(b[k], n) - med(a[k], n));
 	cmp_compare_paired(a[0], b[0], n, &ci);
 	cmp_compare_paired(a[5], b[5], n, &cc);
-	printf("  B against A, medians over layouts, 95 %% interval over layouts paired:\n");
+	printf("  B against A, the medians' ratio, 95 %% interval over the layout pairs\n"
+	       "  (resampled as independent, though they come in boots):\n");
 	printf("    instructions %+6.2f %% [%+.2f, %+.2f]\n", ci.delta_pct, ci.lo, ci.hi);
 	printf("    cycles       %+6.2f %% [%+.2f, %+.2f]", cc.delta_pct, cc.lo, cc.hi);
 	if (ci.delta_pct != 0)
@@ -230,7 +240,11 @@ int main(int argc, char **argv)
 
 	for (a = 1; a < argc - 1; a++) {
 		if (!strcmp(argv[a], "--cpi") && a + 1 < argc - 1) {
-			cpi = atof(argv[++a]);
+			char *end;
+
+			cpi = strtod(argv[++a], &end);
+			if (*end || !(cpi > 0))
+				goto usage;
 		} else if (!strcmp(argv[a], "--penalties") && a + 1 < argc - 1) {
 			if (sscanf(argv[++a], "%lf,%lf,%lf", &pen_l2, &pen_llc, &pen_mem) != 3)
 				goto usage;
@@ -247,8 +261,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < nruns; i++) {
 		for (j = 0; j < nseen && strcmp(seen[j], runs[i].wl); j++)
 			;
-		if (j < nseen || nseen == 16)
+		if (j < nseen)
 			continue;
+		if (nseen == 16) {
+			fprintf(stderr, "memclock-summary: more than 16 workloads: %s and later left out\n",
+				runs[i].wl);
+			break;
+		}
 		strcpy(seen[nseen++], runs[i].wl);
 		workload(runs[i].wl);
 	}

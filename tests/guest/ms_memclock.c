@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ms_memclock [MIB]: known windows for the memory clock's test (12-icount):
+ * ms_memclock [MIB]: known windows for the memory clock's test (13-memclock):
  * each window's ON, BEGIN and END marks (scripts/lib/memclock_mark.h), and
  * a line saying what the program did in it and how many nanoseconds of
  * CLOCK_MONOTONIC it took, which on the instruction clock is the number of
@@ -11,7 +11,9 @@
  *             modelled caches;
  *   window 3  the same read again, the caches warm from window 2.
  * Between ON and BEGIN the program sleeps 1 ms: the plugin switches on
- * at the next translation, which a blocked task's wake-up is past.
+ * asynchronously (qemu_plugin_reset() takes effect once the current
+ * block has run), so BEGIN must not be in ON's block; a task that
+ * blocked and woke is well past it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,9 +6,9 @@
  *
  * RUNS.tsv has a line per measured run: kernel (A or B), boot, workload,
  * layout, operations, then the plugin's window: instructions, I/O
- * accesses, and accesses and misses of L1I, L1D, L2 and the LLC.  For
- * each workload and kernel it prints the means per operation over the
- * runs, and B against A, paired by layout (the same seeded layout on
+ * accesses, and accesses and misses of L1I, L1D, L2 and the LLC, and the
+ * checks' counts ("-" where none were looked for).  For each workload and
+ * kernel it prints the medians per operation over the runs, and B against A, paired by layout (the same seeded layout on
  * both kernels), for instructions and for modelled cycles:
  *
  *   cycles = C * instructions + (L2 hits) * L2 + (LLC hits) * LLC
@@ -189,9 +189,11 @@ static void workload(const char *wl)
 	       mean(fb[2], n) - mean(fa[2], n));
 	printf("  account, checks A - B against the gap A - B (1: the checks are the gap):\n");
 	account(fa[1], fb[1], a[0], b[0], n, &ratio, &lo, &hi);
-	printf("    instructions %6.2f [%.2f, %.2f]\n", ratio, lo, hi);
+	printf("    instructions %6.2f [%.2f, %.2f]%s\n", ratio, lo, hi,
+	       ci.lo <= 0 && ci.hi >= 0 ? "  (the gap's interval holds 0: no ratio to read)" : "");
 	account(fa[2], fb[2], a[5], b[5], n, &ratio, &lo, &hi);
-	printf("    cycles       %6.2f [%.2f, %.2f]\n\n", ratio, lo, hi);
+	printf("    cycles       %6.2f [%.2f, %.2f]%s\n\n", ratio, lo, hi,
+	       cc.lo <= 0 && cc.hi >= 0 ? "  (the gap's interval holds 0: no ratio to read)" : "");
 }
 
 static int load(const char *path)

@@ -15,10 +15,11 @@
 # made it close its probes at once.
 #
 # When, from 10 s after the SIGINT, bpftrace still runs, waits in
-# epoll_wait (its wchan: a bpftrace that is exiting, slowly under TCG, is
-# detaching probes or printing, not polling), has printed no map (OUT has
-# no "@" line), catches SIGINT and has none pending, that is this loss,
-# proven on the spot: said on stdout as
+# epoll_wait (its wchan), has printed no map (OUT has no "@" line),
+# catches SIGINT and has none pending, and all that at 3 looks a second
+# apart (an exiting bpftrace drains its buffers in one last 100-ms wait
+# before it prints; a lost signal leaves it polling for ever), that is
+# this loss, proven on the spot: said on stdout as
 # "bt_interrupt: lost SIGINT ...", and SIGINT is sent once more (the next
 # one arrives in a wait).  A second loss is a failure of its own, not
 # retried.  Returns bpftrace's exit status, or 124 when the second signal
@@ -34,13 +35,18 @@ bt_lost_sigint() {
 		END { exit !(int_bit(c) && !int_bit(p) && !int_bit(s)) }' "/proc/$1/status" 2>/dev/null
 }
 bt_interrupt() {
-	bt_pid=$1 bt_out=$2 bt_sent=1 bt_w=0
+	bt_pid=$1 bt_out=$2 bt_sent=1 bt_w=0 bt_seen=0
 	kill -INT "$bt_pid"
 	while kill -0 "$bt_pid" 2>/dev/null; do
 		sleep 1
 		bt_w=$((bt_w + 1))
 		[ "$bt_w" -ge 10 ] || continue
 		if ! grep -q '^@' "$bt_out" && bt_lost_sigint "$bt_pid"; then
+			bt_seen=$((bt_seen + 1))
+		else
+			bt_seen=0
+		fi
+		if [ "$bt_seen" -ge 3 ]; then
 			if [ "$bt_sent" -eq 2 ]; then
 				echo "bt_interrupt: lost SIGINT again (bpftrace $bt_pid polling 10 s after the second): a failure"
 				kill -KILL "$bt_pid"
@@ -49,7 +55,7 @@ bt_interrupt() {
 			fi
 			echo "bt_interrupt: lost SIGINT (bpftrace $bt_pid polling 10 s on, SIGINT caught, none pending, no map printed): sent again"
 			kill -INT "$bt_pid"
-			bt_sent=2 bt_w=0
+			bt_sent=2 bt_w=0 bt_seen=0
 		fi
 	done
 	wait "$bt_pid"

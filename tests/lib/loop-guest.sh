@@ -7,15 +7,14 @@
 # shellcheck shell=bash
 
 # guest_run NAME MODE: boot a copy of the image until the guest powers off
-# (its driver does, once no loop runs); console in $work/NAME.console.  The
-# three runs go side by side, each on one host thread.
+# (its driver does, once no loop runs); console in $work/NAME.console.
+# Each run is one host thread; a suite may run several side by side.
 #
 # Every reboot is a cold start: QEMU runs with -no-reboot, so a guest's
 # reboot ends it, and the next boot is a new QEMU on the same disk, as a
 # machine's power cycle.  Why: after a warm reset of TCG from one of the
-# pair's kernels, GRUB took 35 to 75 s to load the next kernel and its
-# initrd (its memmove at about 180 KB/s, 2026-12-05), against 4 s in a new
-# QEMU; 17 boots of the pair made 64 the critical path of a CI run.  What
+# pair's kernels, GRUB takes 35 to 75 s to load the next kernel and its
+# initrd (its memmove at about 180 KB/s), against 4 s in a new QEMU.  What
 # the loop tests (GRUB's one-time entry, grubenv, the boot order) is on
 # the disk and does not care.
 # The suite defines guest_qemu NAME: QEMU on $work/NAME.img (the disk),

@@ -10,7 +10,8 @@
 ms_umount_under() {
 	local m
 	[ -d "$1" ] || return 0
-	awk -v d="$(cd "$1" && pwd)/" 'index($5 "/", d) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+	# mountinfo has the physical path, a space as \040.
+	awk -v d="$(cd "$1" && pwd -P)/" '{ gsub(/\\040/, " ", $5) } index($5 "/", d) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
 		while read -r m; do umount -l "$m" 2>/dev/null || true; done
 }
 
@@ -24,7 +25,7 @@ local r=$1 terminal=$2 console=$3 rootdev=$4 serial=
 '
 # The machine: GRUB straight to its default, no timers
 # that would run during a record, a persistent journal.  Two boot-time
-# units masked, for the test's time only (17 boots): e2scrub_reap (its LVM
+# units masked, for the test's time only (every boot pays them): e2scrub_reap (its LVM
 # scan held every boot's end back by about 30 s under TCG, and the loop
 # waits for the boot to end) and getty-static (the VTs' gettys, on a
 # machine with no VT: it waited 20 s a boot).  Neither touches GRUB, the

@@ -47,7 +47,8 @@ double bench_now(void);		/* CLOCK_MONOTONIC, seconds */
  */
 int bench_layout_apply(unsigned long long n, char **argv);
 int bench_layout_applied(unsigned long long *n, unsigned long long *rnd_pages);
-unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits);
+unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits,
+					  unsigned int page_shift);
 
 /* --meta and --meta-stamp (meta.c): a boot record's meta.json. */
 int bench_meta(int argc, char **argv);

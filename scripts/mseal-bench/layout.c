@@ -72,7 +72,7 @@
 #define RND_BITS_DEFAULT 28		/* CONFIG_ARCH_MMAP_RND_BITS_MIN */
 #elif defined(__aarch64__)
 #define STACK_RND_PAGES (0x3ffffULL >> (PAGE_SHIFT_OF(sysconf(_SC_PAGESIZE)) - 12))	/* STACK_RND_MASK */
-#define RND_BITS_DEFAULT 18		/* CONFIG_ARCH_MMAP_RND_BITS default */
+#define RND_BITS_DEFAULT (30 - PAGE_SHIFT_OF(sysconf(_SC_PAGESIZE)))	/* ARCH_MMAP_RND_BITS_MIN: 18, 16, 14 */
 #else
 #define STACK_RND_PAGES 0ULL		/* unknown here: bench_layout_apply refuses */
 #define RND_BITS_DEFAULT 0
@@ -175,7 +175,7 @@ int bench_layout_apply(unsigned long long n, char **argv)
 		errno = ENOSYS;	/* not an architecture whose ASLR formula is known here */
 		return -1;
 	}
-	rnd = bench_layout_rnd_pages(n, bits);
+	rnd = bench_layout_rnd_pages(n, bits, PAGE_SHIFT_OF(page));
 	if (getrlimit(RLIMIT_STACK, &rl))
 		return -1;
 	snprintf(val, sizeof(val), "%llu:%llu:%llu", n, rnd, (unsigned long long)rl.rlim_cur);

@@ -16,39 +16,48 @@ static unsigned long long splitmix64(unsigned long long x)
 }
 
 /*
- * The top 9 bits of frac(N * ALPHA), ALPHA a 64-bit binary fraction: the
- * Kronecker sequence N * ALPHA mod 1, in 512 steps.  Its points spread
- * evenly over any run of consecutive N, and over runs of N spaced apart
- * as a record's boots space them (N + 64 * boot).
+ * The top BITS bits of frac(N * ALPHA), ALPHA a 64-bit binary fraction:
+ * the Kronecker sequence N * ALPHA mod 1.  Its points spread evenly over
+ * any run of consecutive N, and, for these two ALPHAs, over runs of N
+ * spaced as a record spaces its boots (N + 64 * boot).
  */
-static unsigned int kronecker9(unsigned long long n, unsigned long long alpha)
+static unsigned long long kronecker(unsigned long long n, unsigned long long alpha,
+				    unsigned int bits)
 {
-	return (unsigned int)((n * alpha) >> 55);
+	return bits ? (n * alpha) >> (64 - bits) : 0;
 }
 
-/* frac((sqrt(5) - 1) / 2) and frac(sqrt(2)), times 2^64: two irrationals, unrelated. */
+/*
+ * frac((sqrt(5) - 1) / 2) and frac(sqrt(6)), times 2^64.  Chosen among
+ * quadratic irrationals for the most even spread of N * alpha over every
+ * record shape from 1 run a boot over 8 to 40 boots to 64 runs over 10
+ * (sqrt(2), say, puts 64 * alpha next to 1/2: one run a boot over a few
+ * boots then falls in two clusters).
+ */
 #define LAYOUT_ALPHA_PLACE	0x9e3779b97f4a7c15ULL
-#define LAYOUT_ALPHA_BLOCK	0x6a09e667f3bcc908ULL
+#define LAYOUT_ALPHA_BLOCK	0x7311c2812425cfa0ULL
 
 /*
- * Layout N's rnd, in pages.  What the layout does to a workload hangs on
- * where the mmap area's top falls in the page tables (docs/comparison.md,
- * "Why the layout moves mmap1"): its place in a 2 MiB block (rnd's low
- * 9 bits: the PTEs munmap visits) and its 2 MiB block in a 1 GiB region
- * (the next 9: whether mmap1's range crosses into the region below).
+ * Layout N's rnd, in pages of 1 << PAGE_SHIFT bytes.  What the layout does
+ * to a workload hangs on where the mmap area's top falls in the page
+ * tables (docs/comparison.md, "Why the layout moves mmap1"): its page in
+ * a PTE table's span (rnd's low PAGE_SHIFT - 3 bits: 9, a 2 MiB block,
+ * with 4 KiB pages) and that block in a PMD table's span (the next as
+ * many, or what mmap_rnd_bits leaves: a 1 GiB region with 4 KiB pages).
  * Those two follow two Kronecker sequences, so the layouts a record runs
- * spread over both evenly, as ASLR's draws do only on average: the 30
- * layouts of a 6-run workload over 5 boots put 3 to 5 in each eighth of
- * either.  Over the 160 layouts of make demo's mmap1 the page-table model
- * of docs/comparison.md puts the mean 0.2 % from ASLR's expectation,
- * where independent draws missed it by 1.2 %.  The bits above, which no
- * figure follows, come from splitmix64.  Every N is still one draw ASLR
- * could make.
+ * spread evenly over both, as ASLR's draws do only on average: 3 to 5 of
+ * 30 or 32 layouts in each eighth of either, with 4 KiB pages.  The bits
+ * above, which no figure follows, come from splitmix64.  Every N is one
+ * value of rnd ASLR could draw, given the kernel's mmap_rnd_bits.
  */
-unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits)
+unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits,
+					  unsigned int page_shift)
 {
-	unsigned long long strata = (unsigned long long)kronecker9(n, LAYOUT_ALPHA_BLOCK) << 9 |
-				    kronecker9(n, LAYOUT_ALPHA_PLACE);
+	unsigned int table = page_shift - 3;
+	unsigned int place = bits < table ? bits : table;
+	unsigned int block = bits - place < table ? bits - place : table;
+	unsigned long long high = splitmix64(n) & ((1ULL << (bits - place - block)) - 1);
 
-	return ((splitmix64(n) & ~0x3ffffULL) | strata) & ((1ULL << bits) - 1);
+	return high << (place + block) | kronecker(n, LAYOUT_ALPHA_BLOCK, block) << place |
+	       kronecker(n, LAYOUT_ALPHA_PLACE, place);
 }

@@ -1,72 +1,89 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of layout N's draw (scripts/mseal-bench/layout_draw.c): the
- * same rnd for the same N, inside mmap_rnd_bits, and spread evenly over
- * the two things that move the figures, the mmap area's place in a 2 MiB
- * block (rnd's low 9 bits) and its 2 MiB block in a 1 GiB region (the
- * next 9), over the layouts a record runs.
+ * Unit tests of layout N's draw (scripts/mseal-bench/layout_draw.c): rnd
+ * inside mmap_rnd_bits, and spread evenly over the two things that move
+ * the figures, the mmap area's page in a PTE table's span (rnd's low
+ * PAGE_SHIFT - 3 bits) and that span in a PMD table's (the next bits),
+ * over the layouts a record runs: boot k runs layouts first + 64 * k on.
+ * Independent draws fail the spread checks most of the time.
  */
 #include "../../scripts/mseal-bench/layout_draw.c"
 #include "utap.h"
 
-#define PLACE(r) ((unsigned int)((r) & 511))
-#define BLOCK(r) ((unsigned int)(((r) >> 9) & 511))
-
 /*
- * The layouts a record runs for a workload of RUNS runs a boot over BOOTS
- * boots (record --layout-from: boot k from k * 64 + 1): 3 to 5 in each
- * eighth of the 2 MiB block and of the 1 GiB region for 30 or 32 of them.
+ * RUNS layouts a boot over BOOTS boots, FIRST the first, in CELLS equal
+ * parts of the place and of the block: true when every part holds the
+ * even share, rounded down or up, give or take SLACK.
  */
-static int spread(unsigned long long first, int runs, int boots)
+static int spread(unsigned long long first, int runs, int boots, unsigned int cells, int slack,
+		  unsigned int bits, unsigned int page_shift)
 {
-	int place[8] = { 0 }, block[8] = { 0 }, i, k;
-	unsigned long long r;
+	unsigned int table = page_shift - 3, i;
+	unsigned int place_bits = bits < table ? bits : table;
+	unsigned int block_bits = bits - place_bits < table ? bits - place_bits : table;
+	int place[16] = { 0 }, block[16] = { 0 }, n = runs * boots, k, r;
+	unsigned long long v;
 
 	for (k = 0; k < boots; k++)
-		for (i = 0; i < runs; i++) {
-			r = bench_layout_rnd_pages(first + k * 64 + i, 28);
-			place[PLACE(r) >> 6]++;
-			block[BLOCK(r) >> 6]++;
+		for (r = 0; r < runs; r++) {
+			v = bench_layout_rnd_pages(first + 64ULL * k + r, bits, page_shift);
+			place[(v & ((1ULL << place_bits) - 1)) * cells >> place_bits]++;
+			block[((v >> place_bits) & ((1ULL << block_bits) - 1)) * cells >> block_bits]++;
 		}
-	for (i = 0; i < 8; i++)
-		if (place[i] < 3 || place[i] > 5 || block[i] < 3 || block[i] > 5)
+	for (i = 0; i < cells; i++) {
+		if (place[i] < n / (int)cells - slack || place[i] > (n + (int)cells - 1) / (int)cells + slack)
 			return 0;
+		if (block[i] < n / (int)cells - slack || block[i] > (n + (int)cells - 1) / (int)cells + slack)
+			return 0;
+	}
 	return 1;
 }
 
 int main(void)
 {
 	int place_hit[512] = { 0 }, block_hit[512] = { 0 }, places = 0, blocks = 0;
-	unsigned long long n, over18 = 0, over28 = 0;
+	unsigned long long n, over18 = 0, over = 0;
 
-	utap_plan(11);
+	utap_plan(14);
 	/* Pinned: a changed draw changes every recorded seeded figure. */
-	utap_eq_u64(bench_layout_rnd_pages(1, 28), 151103804ULL, "layout 1, 28 bits: pinned");
-	utap_eq_u64(bench_layout_rnd_pages(7, 28), 154376359ULL, "layout 7, 28 bits: pinned");
-	utap_eq_u64(bench_layout_rnd_pages(7, 18), 235687ULL, "layout 7, 18 bits (arm64): the same low bits");
-	utap_eq_u64(bench_layout_rnd_pages(7, 28), bench_layout_rnd_pages(7, 28), "layout 7 twice: one rnd");
+	utap_eq_u64(bench_layout_rnd_pages(1, 28, 12), 50711868ULL, "layout 1, 28 bits, 4 KiB pages: pinned");
+	utap_eq_u64(bench_layout_rnd_pages(7, 28, 12), 123507879ULL, "layout 7, 28 bits, 4 KiB pages: pinned");
+	utap_eq_u64(bench_layout_rnd_pages(7, 18, 12), 38055ULL, "layout 7, 18 bits (arm64, 4 KiB): its low bits");
+	utap_eq_u64(bench_layout_rnd_pages(7, 16, 14), 8860ULL, "layout 7, 16 bits, 16 KiB pages: pinned");
+	utap_eq_u64(bench_layout_rnd_pages(7, 14, 16), 2672ULL, "layout 7, 14 bits, 64 KiB pages: pinned");
 
 	for (n = 1; n <= 512; n++) {
-		if (!place_hit[PLACE(bench_layout_rnd_pages(n, 28))]++)
+		if (!place_hit[bench_layout_rnd_pages(n, 28, 12) & 511]++)
 			places++;
-		if (!block_hit[BLOCK(bench_layout_rnd_pages(n, 28))]++)
+		if (!block_hit[(bench_layout_rnd_pages(n, 28, 12) >> 9) & 511]++)
 			blocks++;
 	}
-	/* A Kronecker sequence's 512 points in 512 cells: most, not all, every time the same. */
+	/* A Kronecker sequence's 512 points in 512 cells: most, every time the same. */
 	utap_eq_u64(places, 454, "layouts 1..512: 454 of the 512 places in the 2 MiB block");
-	utap_eq_u64(blocks, 456, "layouts 1..512: 456 of the 512 blocks of the 1 GiB region");
+	utap_eq_u64(blocks, 365, "layouts 1..512: 365 of the 512 blocks of the 1 GiB region");
 
-	utap_ok(spread(1, 6, 5), "a 6-run workload over 5 boots: 3 to 5 in every eighth");
-	utap_ok(spread(1, 32, 1) && spread(65, 32, 1) && spread(1000, 32, 1),
-		"32 consecutive layouts: 3 to 5 in every eighth");
+	/* The record shapes: vm's default, loop's, a long and a short. */
+	utap_ok(spread(1, 6, 5, 8, 1, 28, 12) && spread(1, 32, 5, 8, 2, 28, 12),
+		"make demo's shapes: 6 runs over 5 boots, every eighth within 1 of even; 32, within 2");
+	utap_ok(spread(1, 1, 6, 4, 0, 28, 12) && spread(1, 1, 12, 4, 1, 28, 12) &&
+		spread(1, 1, 30, 8, 1, 28, 12) && spread(1, 2, 15, 8, 1, 28, 12),
+		"1 run a boot over 6, 12 and 30 boots, 2 over 15: every part within 1 of even");
+	utap_ok(spread(1, 32, 1, 8, 2, 28, 12) && spread(65, 32, 1, 8, 2, 28, 12) &&
+		spread(1000, 32, 1, 8, 2, 28, 12), "32 consecutive layouts: every eighth within 2 of even");
+	utap_ok(spread(1, 6, 5, 8, 1, 18, 12) && spread(1, 6, 5, 8, 1, 16, 14) &&
+		spread(1, 6, 5, 2, 1, 14, 16),
+		"arm64 4, 16 and 64 KiB pages at their default bits: every part within 1 of even");
 
 	for (n = 1; n <= 4096; n++) {
-		over18 |= bench_layout_rnd_pages(n, 28) >> 18;
-		over28 |= bench_layout_rnd_pages(n, 28) >> 28;
-		over28 |= bench_layout_rnd_pages(n, 18) >> 18;
+		over18 |= bench_layout_rnd_pages(n, 28, 12) >> 18;
+		over |= bench_layout_rnd_pages(n, 28, 12) >> 28;
+		over |= bench_layout_rnd_pages(n, 18, 12) >> 18;
+		over |= bench_layout_rnd_pages(n, 16, 14) >> 16;
+		over |= bench_layout_rnd_pages(n, 14, 16) >> 14;
+		over |= bench_layout_rnd_pages(n, 8, 12) >> 8;
 	}
 	utap_ok(over18 != 0, "28 bits: the bits above the region drawn too");
-	utap_eq_u64(over28, 0, "never past mmap_rnd_bits (18 and 28)");
-	utap_ok(bench_layout_rnd_pages(7, 28) != bench_layout_rnd_pages(8, 28), "layouts 7 and 8: two rnds");
+	utap_eq_u64(over, 0, "never past mmap_rnd_bits (8, 14, 16, 18, 28)");
+	utap_eq_u64(bench_layout_rnd_pages(7, 8, 12), 83ULL, "8 bits, fewer than a table's 9: the place's top 8");
 	return utap_done();
 }

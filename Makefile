@@ -214,7 +214,7 @@ UNIT_LINK_test_inflight := -lpthread
 
 unit: $(UNIT_BINS)
 
-build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch] scripts/mseal-bench/layout_draw.c scripts/lib/*.[ch] testbed/memclock/*.[ch]) Makefile
+build/unit/%: tests/unit/%.c $(wildcard module/*.h module/*.c scripts/compare/*.[ch] scripts/mseal-bench/layout_draw.c scripts/mseal-bench/bench.h scripts/lib/*.[ch] testbed/memclock/*.[ch]) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_LINK_$*)
 

@@ -50,9 +50,9 @@
  * 1-in-1000 chance that the two share a 1 GiB region).  Its place moves
  * no figure: in ASLR's layouts with the stack drawn and the heap not
  * (randomize_va_space 1), mmap1's munmap sits on the seeded layouts' fit
- * to 8 +- 17 instructions of about 10 000 (docs/results/layouts).  Nor
- * the load base: mseal-bench is a static, non-PIE program, which ASLR
- * does not move either.
+ * to 8 instructions of about 10 000, standard error 17
+ * (docs/results/layouts).  Nor the load base: mseal-bench is a static,
+ * non-PIE program, which ASLR does not move either.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -29,8 +29,8 @@ static unsigned long long kronecker(unsigned long long n, unsigned long long alp
 
 /*
  * frac((sqrt(5) - 1) / 2) and frac(sqrt(6)), times 2^64.  Chosen among
- * quadratic irrationals for the most even spread of N * alpha over every
- * record shape from 1 run a boot over 8 to 40 boots to 64 runs over 10
+ * quadratic irrationals for the most even spread of N * alpha over
+ * record shapes from 1 run a boot over 8 to 40 boots to 64 runs over 10
  * (sqrt(2), say, puts 64 * alpha next to 1/2: one run a boot over a few
  * boots then falls in two clusters).
  */
@@ -45,8 +45,10 @@ static unsigned long long kronecker(unsigned long long n, unsigned long long alp
  * with 4 KiB pages) and that block in a PMD table's span (the next as
  * many, or what mmap_rnd_bits leaves: a 1 GiB region with 4 KiB pages).
  * Those two follow two Kronecker sequences, so the layouts a record runs
- * spread evenly over both, as ASLR's draws do only on average: 3 to 5 of
- * 30 or 32 layouts in each eighth of either, with 4 KiB pages.  The bits
+ * spread evenly over both, as ASLR's draws do only on average: with 4 KiB
+ * pages, each eighth of either holds 3 to 5 of a 6-run workload's 30
+ * layouts over 5 boots, and within 2 of even for every shape from 1 run
+ * a boot to 64 (tests/unit/test_layout_draw.c).  The bits
  * above, which no figure follows, come from splitmix64.  Every N is one
  * value of rnd ASLR could draw, given the kernel's mmap_rnd_bits.
  */

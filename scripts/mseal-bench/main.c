@@ -64,7 +64,7 @@ static void usage(void)
 	       "                        --warmup: -w names workloads in mseal-compare)\n"
 	       "  --vmas LIST           munmap-vmas: VMA counts (default 1,2,4,8,16,32,64)\n"
 	       "  --layout N            run in layout N (1, 2, ...) of a seeded family of user\n"
-	       "                        address-space layouts, each one ASLR could draw, the same\n"
+	       "                        address-space layouts drawn as ASLR draws them, the same\n"
 	       "                        on every kernel (default 0: the kernel's own layout)\n"
 	       "  --json                print a JSON summary after the per-second lines\n"
 	       "  --list                the workloads, one a line: NAME RECORD KIND WHAT, where\n"

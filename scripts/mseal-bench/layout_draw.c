@@ -48,9 +48,9 @@ static unsigned long long kronecker(unsigned long long n, unsigned long long alp
  * spread evenly over both, as ASLR's draws do only on average: with 4 KiB
  * pages, each eighth of either holds 3 to 5 of a 6-run workload's 30
  * layouts over 5 boots, and within 2 of even for every shape from 1 run
- * a boot to 64 (tests/unit/test_layout_draw.c).  The bits
- * above, which no figure follows, come from splitmix64.  Every N is one
- * value of rnd ASLR could draw, given the kernel's mmap_rnd_bits.
+ * a boot to 64 (tests/unit/test_layout_draw.c).  The bits above, which
+ * no figure follows, come from splitmix64.  Every N is one value of rnd
+ * ASLR could draw, given the kernel's mmap_rnd_bits.
  */
 unsigned long long bench_layout_rnd_pages(unsigned long long n, unsigned int bits,
 					  unsigned int page_shift)

@@ -20,6 +20,8 @@ Prints each against the expectation.  Standard library only.
 import random
 import sys
 
+from fit import PAGE, counts, solve
+
 M64 = (1 << 64) - 1
 ALPHA_PLACE, ALPHA_BLOCK = 0x9E3779B97F4A7C15, 0x7311C2812425CFA0
 BITS = 28
@@ -27,8 +29,6 @@ BITS = 28
 # 16 GiB of stack room and the 1 MiB guard gap), and the vDSO two pages below.
 BASE0 = 0x7FFFFFFFF - 2048 - 0x3FFFFF - 256
 VDSO_BELOW_BASE = 2
-ABOVE = 5                     # counters page and vvar, as fit.py
-RANGE = 32768                 # mmap1's 128 MiB, in pages
 
 
 def splitmix64(x):
@@ -47,31 +47,9 @@ def draw(n, bits=BITS, table=9):
     return high << (place + block) | kr(ALPHA_BLOCK, block) << place | kr(ALPHA_PLACE, place)
 
 
-def counts(rnd):
+def counts_of(rnd):
     """PTEs and PMD entries of mmap1's range for this rnd (fit.py's counts)."""
-    top = BASE0 - rnd - VDSO_BELOW_BASE - ABOVE
-    ptes = top & 511
-    low = top - RANGE
-    if low >> 18 == (top - 1) >> 18:
-        return ptes, 65
-    return ptes, (top - (((top - 1) >> 18) << 18) + 511) // 512
-
-
-def fit(rows):
-    """Least squares of y on (1, x1, x2)."""
-    xs = [(1.0, p, m) for p, m, _ in rows]
-    ys = [1.0 / o for _, _, o in rows]
-    a = [[sum(x[i] * x[j] for x in xs) for j in range(3)] for i in range(3)]
-    b = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(3)]
-    for i in range(3):
-        for k in range(i + 1, 3):
-            f = a[k][i] / a[i][i]
-            a[k] = [u - f * v for u, v in zip(a[k], a[i])]
-            b[k] -= f * b[i]
-    c = [0.0] * 3
-    for i in reversed(range(3)):
-        c[i] = (b[i] - sum(a[i][j] * c[j] for j in range(i + 1, 3))) / a[i][i]
-    return c
+    return counts((BASE0 - rnd - VDSO_BELOW_BASE) * PAGE)
 
 
 def main():
@@ -85,8 +63,8 @@ def main():
         f = line.split()
         if kernel == "src-preseries" and f and f[0].startswith("seeded-"):
             rows.append((int(f[3]), int(f[4]), int(f[2])))
-    c = fit(rows)
-    ops = lambda rnd: 1.0 / (c[0] + c[1] * counts(rnd)[0] + c[2] * counts(rnd)[1])
+    c = solve([(p, m, 1.0 / o) for p, m, o in rows])
+    ops = lambda rnd: 1.0 / (c[0] + c[1] * counts_of(rnd)[0] + c[2] * counts_of(rnd)[1])
     worst = max(abs(1.0 / (c[0] + c[1] * p + c[2] * m) / o - 1) for p, m, o in rows)
     expect = sum(ops(r) for r in range(1 << 18)) / (1 << 18)
     demo = [64 * k + i for k in range(5) for i in range(1, 33)]

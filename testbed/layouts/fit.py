@@ -90,4 +90,5 @@ def main():
                  statistics.stdev(c["resid"] for c in cs)))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -17,16 +17,17 @@
  *                          direct call is taken (-EBUSY: a BPF fentry or
  *                          fexit, bpftrace's kfunc:) that target falls
  *                          back to it, and says so
- *   syscalls   tracepoint  raw_syscalls sys_enter/sys_exit (systp.c): every
+ *   syscalls   direct      trampolines like the checks' (saving the one
+ *                          argument) on the tracked syscalls' entry
+ *                          functions (__x64_sys_NAME, __arm64_sys_NAME): a
+ *                          syscall not tracked runs none of our code and
+ *                          none of the kernel's syscall work; the time is
+ *                          the entry function's, not the whole syscall's;
+ *                          rmmod waits for every call in flight, however
+ *                          long it sleeps (see ms_sys_choices)
+ *              tracepoint  raw_syscalls sys_enter/sys_exit (systp.c): every
  *                          syscall of every task takes the syscall work;
  *                          the time is sys_enter to sys_exit
- *              direct      the same trampolines as the checks' on the
- *                          tracked syscalls' entry functions
- *                          (__x64_sys_NAME, __arm64_sys_NAME): a syscall not
- *                          tracked runs none of our code and none of the
- *                          kernel's syscall work; the time is the entry
- *                          function's, not the whole syscall's; rmmod waits
- *                          for every call in flight, however long it sleeps
  *              kretprobe   on the entry functions
  *
  * Asking for a backend the kernel lacks refuses the load (-EOPNOTSUPP and
@@ -58,14 +59,16 @@ static const struct ms_backend_ops *const ms_chk_choices[] = {
 };
 
 /*
- * auto takes the tracepoints, not direct: a direct call on an entry
- * function holds rmmod until every call in its body returns, and a
- * syscall body can sleep as long as a user likes (a userfaultfd monitor
- * that never answers munmap's or madvise's event), so direct is asked for
- * by name, where the unload may wait.
+ * auto takes direct first: an untracked syscall then runs none of our code
+ * and none of the kernel's syscall-work path, which a raw_syscalls probe
+ * switches on for every task.  The price is at unload: rmmod waits for
+ * every tracked syscall in flight through a trampoline, and a body can
+ * sleep as long as a user likes (a userfaultfd monitor that never reads
+ * munmap's or madvise's event).  direct.c names such tasks while it waits
+ * (killing one ends the wait); syscall_backend=tracepoint has no wait.
  */
 static const struct ms_backend_ops *const ms_sys_choices[] = {
-	&ms_tracepoint_ops, &ms_direct_ops, &ms_kretprobe_ops,
+	&ms_direct_ops, &ms_tracepoint_ops, &ms_kretprobe_ops,
 };
 
 static struct ms_backend_param ms_chk_param = {
@@ -113,7 +116,7 @@ static const struct kernel_param_ops ms_backend_param_ops = {
 module_param_cb(backend, &ms_backend_param_ops, &ms_chk_param, 0444);
 MODULE_PARM_DESC(backend, "checks: auto (default: direct where the kernel has ftrace direct calls, else kretprobe), direct or kretprobe; read at load");
 module_param_cb(syscall_backend, &ms_backend_param_ops, &ms_sys_param, 0444);
-MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: tracepoint, else direct, else kretprobe), tracepoint, direct or kretprobe; read at load");
+MODULE_PARM_DESC(syscall_backend, "syscalls: auto (default: direct where the kernel has ftrace direct calls, else tracepoint, else kretprobe), direct, tracepoint or kretprobe; read at load");
 module_param_named(syscalls, ms_syscalls_param, bool, 0444);
 MODULE_PARM_DESC(syscalls, "1 (default): count the syscalls too; 0: only the checks, still charged to their syscall");
 

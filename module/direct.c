@@ -31,7 +31,9 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include "compat_direct.h"
 #include "backend.h"
@@ -41,6 +43,7 @@
 #if MS_HAVE_DIRECT_TRAMP
 
 static_assert(MS_DIRECT_NSLOTS == MS_NTARGETS + 1, "a direct slot per target and calibration");
+static_assert(MS_DIRECT_NSYS == MS_NSYS, "a syscall slot per syscall");
 static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE,
 	      "struct ms_inst fits the trampoline frame");
 
@@ -138,12 +141,8 @@ static __always_inline int ms_direct_sys_steps(struct ms_direct_probe *p, unsign
 {
 	unsigned int cell = MS_CELL_SYS(p->index);
 
-	/*
-	 * Compat tasks reach the same entry functions (arm64's
-	 * compat_sys_call_table, x32): the tracepoint side leaves them out,
-	 * and so does this one.
-	 */
-	if (unlikely(in_compat_syscall()))
+	/* The tracepoint side leaves compat syscalls out, and so does this. */
+	if (unlikely(ms_compat_in_native_entry()))
 		return 0;
 	if (slow) {
 		if (!ms_filter_pass())
@@ -176,13 +175,22 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 
 	if (likely(p->kind == MS_KIND_CHECK))
 		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, false);
-	if (p->kind == MS_KIND_SYSCALL)
-		return ms_direct_sys_steps(p, slot, in, false);
 	if (p->kind == MS_KIND_CALIB)
 		return ms_direct_steps(MS_KIND_CALIB, p, slot, in, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(ms_direct_enter);
+
+/* A syscall slot's entry: bound to a syscall or to nothing. */
+notrace int ms_direct_sys_enter(unsigned int slot, struct ms_inst *in)
+{
+	struct ms_direct_probe *p = READ_ONCE(ms_direct_slot[slot]);
+
+	if (likely(p->kind == MS_KIND_SYSCALL))
+		return ms_direct_sys_steps(p, slot, in, false);
+	return 0;
+}
+NOKPROBE_SYMBOL(ms_direct_sys_enter);
 
 /*
  * The return: the clock, the count down, then the record (a tail call),
@@ -221,6 +229,21 @@ notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
+notrace void ms_direct_sys_exit(struct ms_inst *in, unsigned long ret)
+{
+	unsigned int cell = in->cell;
+	u64 ns;
+
+	if (unlikely(cell & MS_CLOCK_LOCAL)) {
+		ms_direct_exit_local(in, ret);
+		return;
+	}
+	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
+	this_cpu_dec(ms_direct_inflight[in->slot]);
+	ms_stats_record_syscall(cell, ns, ret);
+}
+NOKPROBE_SYMBOL(ms_direct_sys_exit);
+
 #endif /* MS_HAVE_DIRECT_TRAMP */
 
 #if MS_HAVE_FTRACE_DIRECT
@@ -244,6 +267,65 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
 	return sum;
 }
 
+#ifdef CONFIG_STACKTRACE
+/* The trampolines' code, direct_tramp.S. */
+extern const char ms_direct_tramps_text[], ms_direct_tramps_text_end[];
+
+/* The slot whose trampoline holds ADDR, or -1. */
+static int ms_direct_slot_of(unsigned long addr)
+{
+	int slot, best = -1;
+
+	if (addr < (unsigned long)ms_direct_tramps_text ||
+	    addr >= (unsigned long)ms_direct_tramps_text_end)
+		return -1;
+	for (slot = 0; slot < MS_DIRECT_NSLOTS; slot++)
+		if (ms_direct_tramps[slot] <= addr &&
+		    (best < 0 || ms_direct_tramps[slot] > ms_direct_tramps[best]))
+			best = slot;
+	return best;
+}
+
+/*
+ * Name up to 8 tasks a wait is for: those with a return address into a
+ * trampoline on their stack (a syscall asleep in its body: a
+ * userfaultfd event nobody reads).  Its waits are killable.  Only while
+ * step 2 waits, every 10 s: it walks every task's stack.
+ */
+static void ms_direct_name_waiters(void)
+{
+	unsigned long entries[32];
+	struct task_struct *g, *t;
+	unsigned int i, n, named = 0;
+	const struct ms_target *what;
+	int slot;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (t == current)
+			continue;
+		n = stack_trace_save_tsk(t, entries, ARRAY_SIZE(entries), 0);
+		for (i = 0; i < n; i++) {
+			slot = ms_direct_slot_of(entries[i]);
+			if (slot < 0)
+				continue;
+			what = READ_ONCE(ms_direct_slot[slot])->p.target;
+			pr_warn("pid %d (%s) is in %s through a trampoline: the unload waits for it to return; killing it ends the wait\n",
+				task_pid_nr(t), t->comm, what ? what->symbol : "a probed function");
+			if (++named == 8)
+				goto out;
+			break;
+		}
+	}
+out:
+	rcu_read_unlock();
+}
+#else /* !CONFIG_STACKTRACE */
+static void ms_direct_name_waiters(void)
+{
+}
+#endif /* CONFIG_STACKTRACE */
+
 /* Step 2; a task that died in a call (an oops) blocks it for good. */
 static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 {
@@ -254,6 +336,7 @@ static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 		if (time_after(jiffies, next)) {
 			pr_warn("waiting for %ld calls in flight through the direct trampolines (%u s)\n",
 				left, jiffies_to_msecs(jiffies - start) / 1000);
+			ms_direct_name_waiters();
 			next += 10 * HZ;
 		}
 		msleep(20);
@@ -289,7 +372,7 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 {
 	struct ms_direct_probe *p;
-	unsigned int slot;
+	unsigned int slot, end;
 	int err;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -298,10 +381,13 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	p->p.target = t;
 	p->kind = t->kind;
 	p->index = t->index;
+	/* A syscall's entry function takes a syscall slot, the rest the others. */
+	slot = t->kind == MS_KIND_SYSCALL ? 0 : MS_DIRECT_NSYS;
+	end = t->kind == MS_KIND_SYSCALL ? MS_DIRECT_NSYS : MS_DIRECT_NSLOTS;
 	mutex_lock(&ms_direct_lock);
-	for (slot = 0; slot < MS_DIRECT_NSLOTS && ms_direct_slot[slot] != &ms_direct_none; slot++)
+	for (; slot < end && ms_direct_slot[slot] != &ms_direct_none; slot++)
 		;
-	if (slot == MS_DIRECT_NSLOTS) {
+	if (slot == end) {
 		err = -ENOSPC;
 		goto unlock;
 	}

@@ -4,16 +4,20 @@
  * trampolines (direct_tramp.S) share: the slots, one trampoline each.
  *
  * A slot is a trampoline of its own, so it knows its probe without a
- * look-up: slot N's trampoline passes N to ms_direct_enter().  One slot per
- * target of the plan (plan.h: MS_NTARGETS) and one for calibration; direct.c
- * checks that the two numbers agree.
+ * look-up: slot N's trampoline passes N to its entry.  One slot per target
+ * of the plan (plan.h: MS_NTARGETS) and one for calibration; direct.c
+ * checks that the numbers agree.  The first MS_DIRECT_NSYS slots are for
+ * the syscalls' entry functions, which take one argument (the pt_regs):
+ * their trampolines save that one and return one value.
  */
 #ifndef MSEAL_STATS_DIRECT_H
 #define MSEAL_STATS_DIRECT_H
 
 #define MS_DIRECT_NSLOTS	27
-#define MS_DIRECT_SLOT_LIST	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, \
-				14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26
+#define MS_DIRECT_NSYS		10
+#define MS_DIRECT_SYS_SLOT_LIST	0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+#define MS_DIRECT_SLOT_LIST	10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, \
+				21, 22, 23, 24, 25, 26
 
 /* struct ms_inst (handlers.h) as the trampolines lay it out on their stack. */
 #define MS_DIRECT_INST_SIZE	16
@@ -35,6 +39,9 @@ extern const unsigned long ms_direct_tramps[MS_DIRECT_NSLOTS];
 int ms_direct_enter(unsigned int slot, struct ms_inst *in);
 /* Called by the trampoline after the function returned RET. */
 void ms_direct_exit(struct ms_inst *in, unsigned long ret);
+/* The same two for a syscall slot's trampoline. */
+int ms_direct_sys_enter(unsigned int slot, struct ms_inst *in);
+void ms_direct_sys_exit(struct ms_inst *in, unsigned long ret);
 #endif /* !__ASSEMBLY__ */
 
 #endif /* MSEAL_STATS_DIRECT_H */

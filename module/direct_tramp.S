@@ -6,8 +6,11 @@
  * If not, it returns into the body (as samples/ftrace/ftrace-direct-too.c).
  * If so, it calls the body, passes the result to ms_direct_exit() and
  * returns to the caller.  While the body runs its return address is here:
- * direct.c keeps the module until every such call is back.  Assembler,
- * not inline asm: x86's unwind annotations are assembler macros.
+ * direct.c keeps the module until every such call is back.  A syscall
+ * slot's trampoline (MS_DIRECT_SYS_TRAMP) is the same with one argument
+ * register saved and ms_direct_sys_enter()/ms_direct_sys_exit() called:
+ * the entry functions take only the pt_regs.  Assembler, not inline asm:
+ * x86's unwind annotations are assembler macros.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -107,6 +110,49 @@ ms_direct_tramp_\slot:
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 
+/* A syscall slot: the frame is %rdi at -8, then struct ms_inst. */
+#define MS_SYS_FRAME	(8 + MS_DIRECT_INST_SIZE)
+
+.macro MS_DIRECT_SYS_TRAMP slot
+	MS_NOKPROBE(ms_direct_tramp_\slot)
+	.globl	ms_direct_tramp_\slot
+	.type	ms_direct_tramp_\slot, @function
+	.p2align 4
+ms_direct_tramp_\slot:
+	ENDBR
+	pushq	%rbp
+	movq	%rsp, %rbp
+	MS_CALL_DEPTH_ACCOUNT
+	subq	$MS_SYS_FRAME, %rsp
+	movq	%rdi, -8(%rbp)
+	movl	$\slot, %edi
+	leaq	-MS_SYS_FRAME(%rbp), %rsi
+	call	ms_direct_sys_enter
+	movq	-8(%rbp), %rdi
+	testl	%eax, %eax
+	jz	2f
+	MS_CALL_DEPTH_ACCOUNT
+	UNWIND_HINT_SAVE
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	3f
+	UNWIND_HINT_RESTORE
+	movq	%rax, -8(%rbp)
+	movq	%rax, %rsi
+	leaq	-MS_SYS_FRAME(%rbp), %rdi
+	call	ms_direct_sys_exit
+	movq	-8(%rbp), %rax
+	leave
+	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	RET
+2:	leave
+	RET
+3:	pushq	8(%rbp)
+	UNWIND_HINT_FUNC
+	RET
+	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
+.endm
+
 #define MS_PTR	.quad
 
 #endif /* CONFIG_X86_64 */
@@ -180,24 +226,82 @@ ms_direct_tramp_\slot:
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 
+/* A syscall slot: x0 at [sp], struct ms_inst at [sp, #16]. */
+#define MS_SYS_FRAME	(16 + MS_DIRECT_INST_SIZE)
+
+.macro MS_DIRECT_SYS_TRAMP slot
+	MS_NOKPROBE(ms_direct_tramp_\slot)
+	.globl	ms_direct_tramp_\slot
+	.type	ms_direct_tramp_\slot, %function
+	.p2align 2
+ms_direct_tramp_\slot:
+	hint	34			/* bti c */
+	stp	x29, x9, [sp, #-16]!
+	mov	x29, sp
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	sub	sp, sp, #MS_SYS_FRAME
+	str	x0, [sp]
+	mov	w0, #\slot
+	add	x1, sp, #16
+	bl	ms_direct_sys_enter
+	cbz	w0, 2f
+	ldr	x0, [sp]
+	ldr	x10, [x29, #8]		/* the body */
+#ifdef CONFIG_ARM64_BTI_KERNEL
+	adr	x30, 1f
+	ret	x10
+#else /* !CONFIG_ARM64_BTI_KERNEL */
+	blr	x10
+#endif /* CONFIG_ARM64_BTI_KERNEL */
+1:	str	x0, [sp]
+	mov	x1, x0
+	add	x0, sp, #16
+	bl	ms_direct_sys_exit
+	ldr	x0, [sp]
+	add	sp, sp, #MS_SYS_FRAME
+	ldp	x29, x30, [sp], #16
+	ldp	x29, x9, [sp], #16
+	ret	x9
+2:	ldr	x0, [sp]
+	add	sp, sp, #MS_SYS_FRAME
+	ldp	x29, x10, [sp], #16	/* x10: the body */
+	ldp	x29, x30, [sp], #16
+	ret	x10
+	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
+.endm
+
 #define MS_PTR	.quad
 
 #endif /* CONFIG_ARM64 */
 
 	.text
+	.globl	ms_direct_tramps_text
+ms_direct_tramps_text:
+	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
+	MS_DIRECT_SYS_TRAMP \slot
+	.endr
 	.irp	slot, MS_DIRECT_SLOT_LIST
 	MS_DIRECT_TRAMP \slot
 	.endr
+	.globl	ms_direct_tramps_text_end
+ms_direct_tramps_text_end:
 
 	.pushsection .rodata, "a"
 	.p2align 3
 	.globl	ms_direct_tramps
 ms_direct_tramps:
+	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
+	MS_PTR	ms_direct_tramp_\slot
+	.endr
+	.if	(. - ms_direct_tramps) != 8 * MS_DIRECT_NSYS
+	.error	"MS_DIRECT_SYS_SLOT_LIST does not have MS_DIRECT_NSYS slots"
+	.endif
 	.irp	slot, MS_DIRECT_SLOT_LIST
 	MS_PTR	ms_direct_tramp_\slot
 	.endr
 	.if	(. - ms_direct_tramps) != 8 * MS_DIRECT_NSLOTS
-	.error	"MS_DIRECT_SLOT_LIST does not have MS_DIRECT_NSLOTS slots"
+	.error	"the slot lists do not have MS_DIRECT_NSLOTS slots"
 	.endif
 	.size	ms_direct_tramps, . - ms_direct_tramps
 	.popsection

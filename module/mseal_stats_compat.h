@@ -65,6 +65,19 @@ static __always_inline long ms_current_syscall_nr(void)
 }
 
 /*
+ * In a native entry function (__x64_sys_NAME, __arm64_sys_NAME): did a
+ * compat task get here?  x86_64's ia32 syscalls have entries of their own
+ * (__ia32_sys_NAME); only x32 shares the native ones.  arm64's compat
+ * table shares many.
+ */
+static __always_inline bool ms_compat_in_native_entry(void)
+{
+	if (IS_ENABLED(CONFIG_X86_64) && !IS_ENABLED(CONFIG_X86_X32_ABI))
+		return false;
+	return in_compat_syscall();
+}
+
+/*
  * A bool return value: only the low byte of the return register is
  * defined by the ABI.
  */

@@ -12,7 +12,8 @@
  * a reset, N calls of madvise(p, 0, MADV_NORMAL) (an empty range: madvise
  * returns 0 before any lock or check) and the madvise row's count and mean.
  * On the instruction clock that mean is the instructions between the
- * syscall side's two clock reads: the kernel's tracepoint and syscall path
+ * syscall side's two clock reads: the entry function's body on direct
+ * calls (the kernel's tracepoint and syscall path too on the tracepoints)
  * plus whatever of the module's own falls in between; a module that moves
  * its own work out of that window lowers it by exactly that work.
  * The second result: every later calibration agrees with the one at load

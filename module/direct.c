@@ -267,7 +267,7 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
 	return sum;
 }
 
-#ifdef CONFIG_STACKTRACE
+#if MS_HAVE_TASK_STACK_TRACE
 /* The trampolines' code, direct_tramp.S. */
 extern const char ms_direct_tramps_text[], ms_direct_tramps_text_end[];
 
@@ -320,11 +320,11 @@ static void ms_direct_name_waiters(void)
 out:
 	rcu_read_unlock();
 }
-#else /* !CONFIG_STACKTRACE */
+#else /* !MS_HAVE_TASK_STACK_TRACE: the count alone */
 static void ms_direct_name_waiters(void)
 {
 }
-#endif /* CONFIG_STACKTRACE */
+#endif /* MS_HAVE_TASK_STACK_TRACE */
 
 /* Step 2; a task that died in a call (an oops) blocks it for good. */
 static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)

@@ -65,6 +65,16 @@ static __always_inline long ms_current_syscall_nr(void)
 }
 
 /*
+ * Another task's stack trace: stack_trace_save_tsk() is exported on some
+ * kernels only (6.12 has it, 6.1 not); Kbuild reads Module.symvers.
+ */
+#if IS_ENABLED(CONFIG_STACKTRACE) && defined(MS_HAVE_EXPORT_STACK_TRACE_SAVE_TSK)
+#define MS_HAVE_TASK_STACK_TRACE 1
+#else
+#define MS_HAVE_TASK_STACK_TRACE 0
+#endif
+
+/*
  * In a native entry function (__x64_sys_NAME, __arm64_sys_NAME): did a
  * compat task get here?  x86_64's ia32 syscalls have entries of their own
  * (__ia32_sys_NAME); only x32 shares the native ones.  arm64's compat

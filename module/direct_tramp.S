@@ -163,11 +163,46 @@ ms_direct_tramp_\slot:
  * x30 is the body, x9 the caller's return address, x0-x7 the arguments.
  * Two frame records, caller (x29, x9) and function (x29, x30), as BPF's
  * trampoline builds; below them x0-x8 (x8: indirect result) and struct
- * ms_inst.  The body is entered with blr, or under BTI (no landing pad
- * there) with ret and x30 set to the label.  The body signs its own
- * return address: pointer authentication needs nothing here.
+ * ms_inst.  The body signs its own return address: pointer
+ * authentication needs nothing here.
  */
 #define MS_FRAME	(80 + MS_DIRECT_INST_SIZE)
+
+/*
+ * Into the body and back to the caller, the return stack balanced: the
+ * caller's bl pushed its return, the patch site's bl the body's address.
+ * Without BTI: ret into the body (the top entry: predicted), its return
+ * to 1: takes the caller's entry (the one misprediction), and br, which
+ * pops nothing, goes to the caller.  Under BTI a br there finds no landing
+ * pad: bl to a ret into the body (mispredicted), its return takes the
+ * patch site's entry (mispredicted), and ret takes the caller's: two, as
+ * on x86.  BPF's trampoline enters with ret and leaves with ret: one
+ * entry short, every return up to the syscall's exit mispredicted.
+ */
+#ifdef CONFIG_ARM64_BTI_KERNEL
+.macro MS_CALL_BODY
+	bl	3f
+1:
+.endm
+.macro MS_RETURN_TO_CALLER
+	ret	x9
+.endm
+.macro MS_BODY_STUB
+3:	ret	x10
+.endm
+#else /* !CONFIG_ARM64_BTI_KERNEL */
+.macro MS_CALL_BODY
+	adr	x30, 1f
+	ret	x10
+1:
+.endm
+.macro MS_RETURN_TO_CALLER
+	mov	x30, x9
+	br	x9
+.endm
+.macro MS_BODY_STUB
+.endm
+#endif /* CONFIG_ARM64_BTI_KERNEL */
 
 
 .macro MS_DIRECT_TRAMP slot
@@ -197,13 +232,8 @@ ms_direct_tramp_\slot:
 	ldp	x6, x7, [sp, #48]
 	ldr	x8, [sp, #64]
 	ldr	x10, [x29, #8]		/* the body */
-#ifdef CONFIG_ARM64_BTI_KERNEL
-	adr	x30, 1f
-	ret	x10
-#else /* !CONFIG_ARM64_BTI_KERNEL */
-	blr	x10
-#endif /* CONFIG_ARM64_BTI_KERNEL */
-1:	/* The body returned here, its value in x0 (and x1). */
+	MS_CALL_BODY
+	/* The body returned here, its value in x0 (and x1). */
 	stp	x0, x1, [sp]
 	mov	x1, x0
 	add	x0, sp, #80
@@ -212,7 +242,7 @@ ms_direct_tramp_\slot:
 	add	sp, sp, #MS_FRAME
 	ldp	x29, x30, [sp], #16	/* x30: the body, done with */
 	ldp	x29, x9, [sp], #16	/* x9: the caller's return address */
-	ret	x9
+	MS_RETURN_TO_CALLER
 2:	/* Untimed: into the body with the caller's return address in x30. */
 	ldp	x0, x1, [sp]
 	ldp	x2, x3, [sp, #16]
@@ -223,6 +253,7 @@ ms_direct_tramp_\slot:
 	ldp	x29, x10, [sp], #16	/* x10: the body */
 	ldp	x29, x30, [sp], #16
 	ret	x10
+	MS_BODY_STUB
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 
@@ -248,13 +279,8 @@ ms_direct_tramp_\slot:
 	cbz	w0, 2f
 	ldr	x0, [sp]
 	ldr	x10, [x29, #8]		/* the body */
-#ifdef CONFIG_ARM64_BTI_KERNEL
-	adr	x30, 1f
-	ret	x10
-#else /* !CONFIG_ARM64_BTI_KERNEL */
-	blr	x10
-#endif /* CONFIG_ARM64_BTI_KERNEL */
-1:	str	x0, [sp]
+	MS_CALL_BODY
+	str	x0, [sp]
 	mov	x1, x0
 	add	x0, sp, #16
 	bl	ms_direct_sys_exit
@@ -262,12 +288,13 @@ ms_direct_tramp_\slot:
 	add	sp, sp, #MS_SYS_FRAME
 	ldp	x29, x30, [sp], #16
 	ldp	x29, x9, [sp], #16
-	ret	x9
+	MS_RETURN_TO_CALLER
 2:	ldr	x0, [sp]
 	add	sp, sp, #MS_SYS_FRAME
 	ldp	x29, x10, [sp], #16	/* x10: the body */
 	ldp	x29, x30, [sp], #16
 	ret	x10
+	MS_BODY_STUB
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 

@@ -61,6 +61,17 @@ static void ms_filter_free_rcu(struct rcu_head *head)
 	kfree(f);
 }
 
+/* Does COMM differ from F's comm?  Its head first (struct ms_filter). */
+static __always_inline bool ms_filter_comm_differs(const struct ms_filter *f, const char *comm)
+{
+	u64 head;
+
+	memcpy(&head, comm, sizeof(head));
+	if ((head & f->comm_head_mask) != f->comm_head)
+		return true;
+	return strncmp(f->comm, comm, TASK_COMM_LEN) != 0;
+}
+
 notrace bool ms_filter_pass_slow(void)
 {
 	const struct ms_filter *f;
@@ -70,7 +81,7 @@ notrace bool ms_filter_pass_slow(void)
 	f = rcu_dereference_sched(ms_filter_cur);
 	if (f && f->tgid && f->tgid != task_tgid(current))
 		pass = false;
-	else if (f && f->comm[0] && strncmp(f->comm, current->comm, TASK_COMM_LEN))
+	else if (f && f->comm[0] && ms_filter_comm_differs(f, current->comm))
 		pass = false;
 	preempt_enable_notrace();
 	return pass;
@@ -100,8 +111,14 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 	else
 		f->tgid = get_pid(f->tgid);
 	if (set_comm) {
+		char mask[sizeof(f->comm_head)] = {};
+
 		memset(f->comm, 0, sizeof(f->comm));
 		memcpy(f->comm, comm, len);
+		memset(mask, 0xff, min(len + 1, sizeof(mask)));
+		memcpy(&f->comm_head_mask, mask, sizeof(mask));
+		memcpy(&f->comm_head, f->comm, sizeof(f->comm_head));
+		f->comm_head &= f->comm_head_mask;
 	}
 	if (!f->tgid && !f->comm[0]) {
 		kfree(f);

@@ -135,21 +135,12 @@ static __always_inline int ms_direct_steps(const enum ms_kind kind, struct ms_di
 	return 1;
 }
 
-/* A syscall's entry function: in task context, its cell from the slot. */
-static __always_inline int ms_direct_sys_steps(struct ms_direct_probe *p, unsigned int slot,
-					       struct ms_inst *in, const bool slow)
+/* A syscall's entry function past its tests: its cell from the slot. */
+static __always_inline int ms_direct_sys_timed(struct ms_direct_probe *p, unsigned int slot,
+					       struct ms_inst *in)
 {
 	unsigned int cell = MS_CELL_SYS(p->index);
 
-	/* The tracepoint side leaves compat syscalls out, and so does this. */
-	if (unlikely(ms_compat_in_native_entry()))
-		return 0;
-	if (slow) {
-		if (!ms_filter_pass())
-			return 0;
-	} else if (ms_filter_set()) {
-		return ms_direct_enter_slow(p, slot, in);
-	}
 	ms_direct_count_in(slot, in);
 	if (unlikely(!ms_clock_is_counter()))
 		return ms_direct_start_local(in, cell);
@@ -163,8 +154,6 @@ static noinline notrace int ms_direct_enter_slow(struct ms_direct_probe *p, unsi
 {
 	if (p->kind == MS_KIND_CHECK)
 		return ms_direct_steps(MS_KIND_CHECK, p, slot, in, true);
-	if (p->kind == MS_KIND_SYSCALL)
-		return ms_direct_sys_steps(p, slot, in, true);
 	return ms_direct_steps(MS_KIND_CALIB, p, slot, in, true);
 }
 NOKPROBE_SYMBOL(ms_direct_enter_slow);
@@ -181,14 +170,33 @@ notrace int ms_direct_enter(unsigned int slot, struct ms_inst *in)
 }
 NOKPROBE_SYMBOL(ms_direct_enter);
 
-/* A syscall slot's entry: bound to a syscall or to nothing. */
+/*
+ * With a filter set, out of line (the call would cost the common path
+ * its saved registers); the filter is a syscall's only step that differs.
+ */
+static noinline notrace int ms_direct_sys_filtered(struct ms_direct_probe *p, unsigned int slot,
+						   struct ms_inst *in)
+{
+	if (!ms_filter_pass_slow())
+		return 0;
+	return ms_direct_sys_timed(p, slot, in);
+}
+NOKPROBE_SYMBOL(ms_direct_sys_filtered);
+
+/*
+ * A syscall slot's entry: bound to a syscall or to nothing.  In task
+ * context; the tracepoint side leaves compat syscalls out, and so does
+ * this one.
+ */
 notrace int ms_direct_sys_enter(unsigned int slot, struct ms_inst *in)
 {
 	struct ms_direct_probe *p = READ_ONCE(ms_direct_slot[slot]);
 
-	if (likely(p->kind == MS_KIND_SYSCALL))
-		return ms_direct_sys_steps(p, slot, in, false);
-	return 0;
+	if (unlikely(p->kind != MS_KIND_SYSCALL || ms_compat_in_native_entry()))
+		return 0;
+	if (ms_filter_set())
+		return ms_direct_sys_filtered(p, slot, in);
+	return ms_direct_sys_timed(p, slot, in);
 }
 NOKPROBE_SYMBOL(ms_direct_sys_enter);
 
@@ -225,7 +233,8 @@ notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 	}
 	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
 	this_cpu_dec(ms_direct_inflight[in->slot]);
-	ms_direct_record(cell, ns, ret);
+	/* A check's or calibration's: syscalls have ms_direct_sys_exit(). */
+	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
@@ -268,16 +277,12 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
 }
 
 #if MS_HAVE_TASK_STACK_TRACE
-/* The trampolines' code, direct_tramp.S. */
-extern const char ms_direct_tramps_text[], ms_direct_tramps_text_end[];
-
-/* The slot whose trampoline holds ADDR, or -1. */
+/* The slot whose trampoline holds ADDR, or -1 (the ends: direct_tramp.S). */
 static int ms_direct_slot_of(unsigned long addr)
 {
 	int slot, best = -1;
 
-	if (addr < (unsigned long)ms_direct_tramps_text ||
-	    addr >= (unsigned long)ms_direct_tramps_text_end)
+	if (addr - ms_direct_tramps[0] >= ms_direct_tramps_size)
 		return -1;
 	for (slot = 0; slot < MS_DIRECT_NSLOTS; slot++)
 		if (ms_direct_tramps[slot] <= addr &&
@@ -286,48 +291,87 @@ static int ms_direct_slot_of(unsigned long addr)
 	return best;
 }
 
-/*
- * Name up to 8 tasks a wait is for: those with a return address into a
- * trampoline on their stack (a syscall asleep in its body: a
- * userfaultfd event nobody reads).  Its waits are killable.  Only while
- * step 2 waits, every 10 s: it walks every task's stack.
- */
-static void ms_direct_name_waiters(void)
+static bool ms_direct_slot_in(int slot, const unsigned int *slots, unsigned int n)
 {
-	unsigned long entries[32];
+	while (n--)
+		if (slots[n] == slot)
+			return true;
+	return false;
+}
+
+/* What the walk found, printed after it: no console output under RCU. */
+struct ms_direct_waiter {
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	int slot;
+	bool killable;
+};
+
+/*
+ * Name up to 8 tasks a wait for SLOTS is for: asleep with a return address
+ * into one of their trampolines on the stack (a syscall asleep in its
+ * body: a userfaultfd event nobody reads, I/O that does not end).  Only
+ * while step 2 waits, every 10 s: it walks every task's stack, with
+ * breaks in the RCU read side, as the hung-task detector does.  One
+ * caller at a time (ms_direct_lock or the module's exit): static buffers.
+ */
+static void ms_direct_name_waiters(const unsigned int *slots, unsigned int n, const char *what)
+{
+	static unsigned long entries[128];
+	static struct ms_direct_waiter found[8];
 	struct task_struct *g, *t;
-	unsigned int i, n, named = 0;
-	const struct ms_target *what;
+	unsigned int i, nr, nfound = 0, walked = 0;
 	int slot;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		if (t == current)
+		if (++walked % 1024 == 0) {
+			get_task_struct(g);
+			get_task_struct(t);
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+			put_task_struct(t);
+			put_task_struct(g);
+			/* Gone meanwhile: the list goes on from elsewhere. */
+			if (!pid_alive(g) || !pid_alive(t))
+				break;
+		}
+		if (t == current || task_is_running(t) || (t->flags & PF_EXITING))
 			continue;
-		n = stack_trace_save_tsk(t, entries, ARRAY_SIZE(entries), 0);
-		for (i = 0; i < n; i++) {
+		nr = stack_trace_save_tsk(t, entries, ARRAY_SIZE(entries), 0);
+		for (i = 0; i < nr; i++) {
 			slot = ms_direct_slot_of(entries[i]);
-			if (slot < 0)
+			if (slot < 0 || !ms_direct_slot_in(slot, slots, n))
 				continue;
-			what = READ_ONCE(ms_direct_slot[slot])->p.target;
-			pr_warn("pid %d (%s) is in %s through a trampoline: the unload waits for it to return; killing it ends the wait\n",
-				task_pid_nr(t), t->comm, what ? what->symbol : "a probed function");
-			if (++named == 8)
-				goto out;
+			found[nfound].pid = task_pid_nr(t);
+			get_task_comm(found[nfound].comm, t);
+			found[nfound].slot = slot;
+			found[nfound].killable = READ_ONCE(t->__state) &
+						 (TASK_WAKEKILL | TASK_INTERRUPTIBLE);
+			nfound++;
 			break;
 		}
+		if (nfound == ARRAY_SIZE(found))
+			break;
 	}
-out:
 	rcu_read_unlock();
+	for (i = 0; i < nfound; i++) {
+		const struct ms_target *tg = READ_ONCE(ms_direct_slot[found[i].slot])->p.target;
+
+		pr_warn("pid %d (%s) is asleep in %s through a trampoline: the %s waits for it to return%s\n",
+			found[i].pid, found[i].comm, tg ? tg->symbol : "a probed function", what,
+			found[i].killable ? "; killing it ends the wait" : "");
+	}
 }
 #else /* !MS_HAVE_TASK_STACK_TRACE: the count alone */
-static void ms_direct_name_waiters(void)
+static void ms_direct_name_waiters(const unsigned int *slots, unsigned int n, const char *what)
 {
 }
 #endif /* MS_HAVE_TASK_STACK_TRACE */
 
 /* Step 2; a task that died in a call (an oops) blocks it for good. */
-static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
+static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n, const char *what)
 {
 	unsigned long start = jiffies, next = start + 10 * HZ;
 	long left;
@@ -336,7 +380,7 @@ static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 		if (time_after(jiffies, next)) {
 			pr_warn("waiting for %ld calls in flight through the direct trampolines (%u s)\n",
 				left, jiffies_to_msecs(jiffies - start) / 1000);
-			ms_direct_name_waiters();
+			ms_direct_name_waiters(slots, n, what);
 			next += 10 * HZ;
 		}
 		msleep(20);
@@ -344,10 +388,10 @@ static void ms_direct_wait_calls(const unsigned int *slots, unsigned int n)
 }
 
 /* Steps 1 to 3 (see the top) for SLOTS, whose ops ftrace has let go. */
-static void ms_direct_quiesce(const unsigned int *slots, unsigned int n)
+static void ms_direct_quiesce(const unsigned int *slots, unsigned int n, const char *what)
 {
 	synchronize_rcu_tasks();
-	ms_direct_wait_calls(slots, n);
+	ms_direct_wait_calls(slots, n, what);
 	synchronize_rcu_tasks();
 }
 
@@ -363,7 +407,7 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 	if (!ms_ftrace_direct_was_live(&p->fops))
 		return;
 	synchronize_rcu();
-	ms_direct_quiesce(&p->slot, 1);
+	ms_direct_quiesce(&p->slot, 1, "refused attach");
 	if (ms_ftrace_direct_left_stale(&p->fops, err))
 		pr_err("%s: ftrace refused the direct call (error %d) and may have kept its entry, which names this module's trampoline, in its direct_functions table (kernels from 6.7, and 6.6.y, without \"ftrace: Fix BPF fexit with livepatch\"): then until reboot every later direct call on this function (a BPF fentry/fexit, bpftrace kfunc:, this module again) gets EBUSY\n",
 		       symbol ?: "calibration", err);
@@ -381,7 +425,15 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	p->p.target = t;
 	p->kind = t->kind;
 	p->index = t->index;
-	/* A syscall's entry function takes a syscall slot, the rest the others. */
+	/*
+	 * A syscall's entry function takes a syscall slot, the rest the
+	 * others: those trampolines save one argument, the pt_regs.
+	 */
+	if (t->kind == MS_KIND_SYSCALL &&
+	    WARN_ON_ONCE(!symbol || strncmp(symbol, MS_SYSCALL_PREFIX, strlen(MS_SYSCALL_PREFIX)))) {
+		kfree(p);
+		return -EINVAL;
+	}
 	slot = t->kind == MS_KIND_SYSCALL ? 0 : MS_DIRECT_NSYS;
 	end = t->kind == MS_KIND_SYSCALL ? MS_DIRECT_NSYS : MS_DIRECT_NSLOTS;
 	mutex_lock(&ms_direct_lock);
@@ -435,7 +487,7 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}
-	ms_direct_quiesce(slots, nslots);
+	ms_direct_quiesce(slots, nslots, "detach");
 	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);

@@ -29,6 +29,8 @@ struct ms_inst;
 
 /* The trampolines' entry points, by slot (direct_tramp.S). */
 extern const unsigned long ms_direct_tramps[MS_DIRECT_NSLOTS];
+/* Their code's size: slot 0's trampoline is the first. */
+extern const unsigned long ms_direct_tramps_size;
 
 /*
  * Called by slot SLOT's trampoline before the function: 1 to time this

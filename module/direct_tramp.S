@@ -110,7 +110,10 @@ ms_direct_tramp_\slot:
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 
-/* A syscall slot: the frame is %rdi at -8, then struct ms_inst. */
+/*
+ * A syscall slot: MS_DIRECT_TRAMP with one argument register, %rdi at -8,
+ * then struct ms_inst; the same unwind hints, calls and returns.
+ */
 #define MS_SYS_FRAME	(8 + MS_DIRECT_INST_SIZE)
 
 .macro MS_DIRECT_SYS_TRAMP slot
@@ -257,7 +260,10 @@ ms_direct_tramp_\slot:
 	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
 .endm
 
-/* A syscall slot: x0 at [sp], struct ms_inst at [sp, #16]. */
+/*
+ * A syscall slot: MS_DIRECT_TRAMP with one argument register, x0 at
+ * [sp], struct ms_inst at [sp, #16]; the same frame records and branches.
+ */
 #define MS_SYS_FRAME	(16 + MS_DIRECT_INST_SIZE)
 
 .macro MS_DIRECT_SYS_TRAMP slot
@@ -303,16 +309,13 @@ ms_direct_tramp_\slot:
 #endif /* CONFIG_ARM64 */
 
 	.text
-	.globl	ms_direct_tramps_text
-ms_direct_tramps_text:
 	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
 	MS_DIRECT_SYS_TRAMP \slot
 	.endr
 	.irp	slot, MS_DIRECT_SLOT_LIST
 	MS_DIRECT_TRAMP \slot
 	.endr
-	.globl	ms_direct_tramps_text_end
-ms_direct_tramps_text_end:
+.Lms_direct_tramps_end:
 
 	.pushsection .rodata, "a"
 	.p2align 3
@@ -331,6 +334,14 @@ ms_direct_tramps:
 	.error	"the slot lists do not have MS_DIRECT_NSLOTS slots"
 	.endif
 	.size	ms_direct_tramps, . - ms_direct_tramps
+	/*
+	 * The size of the trampolines' code, from slot 0's on: a constant,
+	 * where a pointer to its end would point at no ENDBR.
+	 */
+	.globl	ms_direct_tramps_size
+ms_direct_tramps_size:
+	.quad	.Lms_direct_tramps_end - ms_direct_tramp_0
+	.size	ms_direct_tramps_size, . - ms_direct_tramps_size
 	.popsection
 
 #endif /* IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) */

@@ -8,7 +8,12 @@
 
 #include "env.h"
 
-/* Syscalls that change mappings: the callers of the seal checks. */
+/*
+ * Syscalls that change mappings: the callers of the seal checks.  Each
+ * takes arguments (a SYSCALL_DEFINE0 entry is shared with ia32, which
+ * ms_compat_in_native_entry() assumes it is not) and returns (a direct
+ * call on exit or exit_group would hold every unload).
+ */
 #define MS_SYSCALLS(X)		\
 	X(mmap)			\
 	X(munmap)		\

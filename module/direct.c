@@ -222,7 +222,9 @@ static noinline notrace void ms_direct_exit_local(struct ms_inst *in, unsigned l
 }
 NOKPROBE_SYMBOL(ms_direct_exit_local);
 
-notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
+/* A timed call's return: SYS, a syscall slot's; else a check's or calibration's. */
+static __always_inline void ms_direct_exit_steps(struct ms_inst *in, unsigned long ret,
+						 const bool sys)
 {
 	unsigned int cell = in->cell;
 	u64 ns;
@@ -233,23 +235,21 @@ notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
 	}
 	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
 	this_cpu_dec(ms_direct_inflight[in->slot]);
-	/* A check's or calibration's: syscalls have ms_direct_sys_exit(). */
-	ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+	if (sys)
+		ms_stats_record_syscall(cell, ns, ret);
+	else
+		ms_stats_record_check(cell, ns, !ms_return_bool(ret));
+}
+
+notrace void ms_direct_exit(struct ms_inst *in, unsigned long ret)
+{
+	ms_direct_exit_steps(in, ret, false);
 }
 NOKPROBE_SYMBOL(ms_direct_exit);
 
 notrace void ms_direct_sys_exit(struct ms_inst *in, unsigned long ret)
 {
-	unsigned int cell = in->cell;
-	u64 ns;
-
-	if (unlikely(cell & MS_CLOCK_LOCAL)) {
-		ms_direct_exit_local(in, ret);
-		return;
-	}
-	ns = ms_clock_ns(in->t0, ms_counter_read(), 0);
-	this_cpu_dec(ms_direct_inflight[in->slot]);
-	ms_stats_record_syscall(cell, ns, ret);
+	ms_direct_exit_steps(in, ret, true);
 }
 NOKPROBE_SYMBOL(ms_direct_sys_exit);
 

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compat_direct.h - the ftrace direct-call API in the form this kernel has,
- * behind two wrappers named after the calls they wrap:
+ * behind wrappers named after the calls they wrap:
  *
- *   MS_HAVE_FTRACE_DIRECT_OPS    register_ftrace_direct(ops, addr) and
- *                                unregister_ftrace_direct(ops, addr, free)
+ *   MS_HAVE_FTRACE_DIRECT_OPS    register_ftrace_direct(ops, addr),
+ *                                unregister_ftrace_direct(ops, addr, free),
+ *                                modify_ftrace_direct(ops, addr)
  *                                (Linux 6.4 on)
- *   MS_HAVE_FTRACE_DIRECT_MULTI  register_ftrace_direct_multi(ops, addr) and
- *                                unregister_ftrace_direct_multi(ops, addr)
+ *   MS_HAVE_FTRACE_DIRECT_MULTI  register_ftrace_direct_multi(ops, addr),
+ *                                unregister_ftrace_direct_multi(ops, addr),
+ *                                modify_ftrace_direct_multi(ops, addr)
  *                                (5.16 to 6.3: Debian's 6.1)
  *
  * Both come from Kbuild's compile tests (module/conftest/), not from the
@@ -15,10 +17,30 @@
  * MS_HAVE_FTRACE_DIRECT: one of them, and a kernel built with direct calls
  * (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: on arm64 it needs
  * DYNAMIC_FTRACE_WITH_CALL_OPS, so 6.4 on), for which direct_tramp.S has
- * built the trampolines.
+ * built the trampolines.  For the assembler: how it reaches current.
  */
 #ifndef MSEAL_STATS_COMPAT_DIRECT_H
 #define MSEAL_STATS_COMPAT_DIRECT_H
+
+#ifdef __ASSEMBLY__
+/*
+ * x86_64: current's per-CPU variable, for the syscall trampolines' fast
+ * filter test (direct_tramp.S), by what this kernel exports (Kbuild reads
+ * Module.symvers): pcpu_hot, whose first member is current_task (6.2 to
+ * 6.14; direct.c checks the offset), or current_task itself (6.1, and
+ * 6.15 on).  Neither: no fast test, the trampolines test in C.  arm64's
+ * current is sp_el0 on every kernel.
+ */
+#ifdef CONFIG_X86_64
+#include <asm/percpu.h>
+#if defined(MS_HAVE_EXPORT_PCPU_HOT)
+#define MS_X86_CURRENT_TASK	PER_CPU_VAR(pcpu_hot)
+#elif defined(MS_HAVE_EXPORT_CURRENT_TASK)
+#define MS_X86_CURRENT_TASK	PER_CPU_VAR(current_task)
+#endif
+#endif /* CONFIG_X86_64 */
+
+#else /* !__ASSEMBLY__ */
 
 #include <linux/ftrace.h>
 
@@ -68,10 +90,23 @@ static inline int ms_register_ftrace_direct(struct ftrace_ops *ops, unsigned lon
 	return register_ftrace_direct(ops, addr);
 }
 
-/* Undo it and free OPS's filter; returns once no new call can enter. */
+/*
+ * Undo it and free OPS's filter; returns once no new call can enter.
+ * ADDR: the trampoline OPS calls now (ftrace drops only entries that
+ * name it).
+ */
 static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
 {
 	return unregister_ftrace_direct(ops, addr, true);
+}
+
+/*
+ * Send OPS's calls to ADDR instead, OPS registered: a stub ops takes the
+ * calls through ftrace's list meanwhile (static: no grace period).
+ */
+static inline int ms_modify_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
+{
+	return modify_ftrace_direct(ops, addr);
 }
 
 /*
@@ -107,6 +142,11 @@ static inline int ms_unregister_ftrace_direct(struct ftrace_ops *ops, unsigned l
 	return err;
 }
 
+static inline int ms_modify_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
+{
+	return modify_ftrace_direct_multi(ops, addr);
+}
+
 /* 5.16 to 6.3 take their direct_functions entries out on every refusal. */
 static inline bool ms_ftrace_direct_left_stale(const struct ftrace_ops *ops, int err)
 {
@@ -115,5 +155,7 @@ static inline bool ms_ftrace_direct_left_stale(const struct ftrace_ops *ops, int
 #endif /* MS_HAVE_FTRACE_DIRECT_OPS */
 
 #endif /* MS_HAVE_FTRACE_DIRECT */
+
+#endif /* __ASSEMBLY__ */
 
 #endif /* MSEAL_STATS_COMPAT_DIRECT_H */

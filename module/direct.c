@@ -35,9 +35,11 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <asm/current.h>
 #include "compat_direct.h"
 #include "backend.h"
 #include "direct.h"
+#include "filter.h"
 #include "handlers.h"
 
 #if MS_HAVE_DIRECT_TRAMP
@@ -46,6 +48,14 @@ static_assert(MS_DIRECT_NSLOTS == MS_NTARGETS + 1, "a direct slot per target and
 static_assert(MS_DIRECT_NSYS == MS_NSYS, "a syscall slot per syscall");
 static_assert(sizeof(struct ms_inst) <= MS_DIRECT_INST_SIZE,
 	      "struct ms_inst fits the trampoline frame");
+static_assert(offsetof(struct ms_filter_fast, off) == 0 &&
+	      offsetof(struct ms_filter_fast, val) == 8 &&
+	      offsetof(struct ms_filter_fast, mask) == 16,
+	      "struct ms_filter_fast as the trampolines read it");
+#if defined(CONFIG_X86_64) && defined(MS_HAVE_EXPORT_PCPU_HOT)
+/* The trampolines read current at pcpu_hot's start (compat_direct.h). */
+static_assert(offsetof(struct pcpu_hot, current_task) == 0, "current_task is pcpu_hot's first member");
+#endif
 
 /* A slot's probe; the entry reads KIND and INDEX, on the probe's first line. */
 struct ms_direct_probe {
@@ -54,6 +64,7 @@ struct ms_direct_probe {
 	unsigned int index;	/* the check or the syscall */
 	unsigned int slot;
 	struct ftrace_ops fops;
+	unsigned long addr;	/* the trampoline fops calls; 0: not registered */
 };
 
 /* An unbound slot's probe: its calls run untimed, with no NULL test. */
@@ -413,6 +424,49 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 		       symbol ?: "calibration", err);
 }
 
+/*
+ * The trampoline for SLOT: a syscall slot's that makes the fast filter
+ * test while a filter is set.  Under ms_direct_lock: a filter change
+ * after this read switches the slot (ms_direct_filter_changed()).
+ */
+static unsigned long ms_direct_tramp_for(unsigned int slot)
+{
+	if (slot < MS_DIRECT_NSYS && ms_filter_fast_on())
+		return ms_direct_ftramps[slot];
+	return ms_direct_tramps[slot];
+}
+
+/*
+ * Switch every registered syscall slot to the trampoline the filter in
+ * force wants.  ftrace moves a call site at a time, a stub ops taking its
+ * calls meanwhile, and waits for no grace period: a task already in the
+ * old trampoline finishes there (it is the same code, past the test).
+ * A refusal leaves the slot where it was: still right, the C test
+ * decides.
+ */
+void ms_direct_filter_changed(void)
+{
+	struct ms_direct_probe *p;
+	unsigned long addr;
+	unsigned int slot;
+	int err;
+
+	mutex_lock(&ms_direct_lock);
+	for (slot = 0; slot < MS_DIRECT_NSYS; slot++) {
+		p = ms_direct_slot[slot];
+		addr = ms_direct_tramp_for(slot);
+		if (!p->addr || p->addr == addr)
+			continue;
+		err = ms_modify_ftrace_direct(&p->fops, addr);
+		if (!err)
+			p->addr = addr;
+		else
+			pr_warn_once("%s: ftrace did not switch the trampoline (error %d): filtered-out tasks pay the whole entry\n",
+				     p->p.target->symbol, err);
+	}
+	mutex_unlock(&ms_direct_lock);
+}
+
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 {
 	struct ms_direct_probe *p;
@@ -452,11 +506,12 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	p->slot = slot;
 	/* p's fields before p: pairs with the dependent loads in ms_direct_enter(). */
 	smp_store_release(&ms_direct_slot[slot], p);
-	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramps[slot]);
+	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramp_for(slot));
 	if (err) {
 		ms_direct_refused(p, symbol, err);
 		goto free_filter;
 	}
+	p->addr = ms_direct_tramp_for(slot);
 	mutex_unlock(&ms_direct_lock);
 	t->probe = &p->p;
 	return 0;
@@ -477,16 +532,21 @@ static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 	unsigned int i, nslots = 0;
 
 	n = min_t(unsigned int, n, MS_DIRECT_NSLOTS);
+	/* The lock keeps a filter change from switching p->addr meanwhile. */
+	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
-		gone[i] = !ms_unregister_ftrace_direct(&p->fops, ms_direct_tramps[p->slot]);
+		gone[i] = !ms_unregister_ftrace_direct(&p->fops, p->addr);
 		/* A slot ftrace still calls would never drain. */
-		if (gone[i])
+		if (gone[i]) {
 			slots[nslots++] = p->slot;
+			p->addr = 0;
+		}
 		/* Only if ftrace broke; nothing here can keep the module. */
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}
+	mutex_unlock(&ms_direct_lock);
 	ms_direct_quiesce(slots, nslots, "detach");
 	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {
@@ -512,6 +572,53 @@ static unsigned long ms_direct_missed(const struct ms_target *t)
 static bool ms_direct_available(void)
 {
 	return false;
+}
+
+void ms_direct_filter_changed(void)
+{
+}
+
+/*
+ * The trampoline for SLOT: a syscall slot's that makes the fast filter
+ * test while a filter is set.  Under ms_direct_lock: a filter change
+ * after this read switches the slot (ms_direct_filter_changed()).
+ */
+static unsigned long ms_direct_tramp_for(unsigned int slot)
+{
+	if (slot < MS_DIRECT_NSYS && ms_filter_fast_on())
+		return ms_direct_ftramps[slot];
+	return ms_direct_tramps[slot];
+}
+
+/*
+ * Switch every registered syscall slot to the trampoline the filter in
+ * force wants.  ftrace moves a call site at a time, a stub ops taking its
+ * calls meanwhile, and waits for no grace period: a task already in the
+ * old trampoline finishes there (it is the same code, past the test).
+ * A refusal leaves the slot where it was: still right, the C test
+ * decides.
+ */
+void ms_direct_filter_changed(void)
+{
+	struct ms_direct_probe *p;
+	unsigned long addr;
+	unsigned int slot;
+	int err;
+
+	mutex_lock(&ms_direct_lock);
+	for (slot = 0; slot < MS_DIRECT_NSYS; slot++) {
+		p = ms_direct_slot[slot];
+		addr = ms_direct_tramp_for(slot);
+		if (!p->addr || p->addr == addr)
+			continue;
+		err = ms_modify_ftrace_direct(&p->fops, addr);
+		if (!err)
+			p->addr = addr;
+		else
+			pr_warn_once("%s: ftrace did not switch the trampoline (error %d): filtered-out tasks pay the whole entry\n",
+				     p->p.target->symbol, err);
+	}
+	mutex_unlock(&ms_direct_lock);
 }
 
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)

@@ -9,11 +9,15 @@
  * direct.c keeps the module until every such call is back.  A syscall
  * slot's trampoline (MS_DIRECT_SYS_TRAMP) is the same with one argument
  * register saved and ms_direct_sys_enter()/ms_direct_sys_exit() called:
- * the entry functions take only the pt_regs.  Assembler, not inline asm:
- * x86's unwind annotations are assembler macros.
+ * the entry functions take only the pt_regs.  Each syscall slot has a
+ * second trampoline, the same after a fast filter test (filter.h) that
+ * returns into the body for a task it keeps out, before any call: direct.c
+ * switches the slots to those while a filter is set.  Assembler, not
+ * inline asm: x86's unwind annotations are assembler macros.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
+#include "compat_direct.h"
 #include "direct.h"
 
 #if IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
@@ -111,18 +115,44 @@ ms_direct_tramp_\slot:
 .endm
 
 /*
+ * The fast filter test: the 8 bytes at off in current's task_struct,
+ * masked, against val (struct ms_filter_fast, read through
+ * ms_filter_fast_cur).  At a syscall's entry function only %rdi is live:
+ * %rax, %r10 and %r11 are free.  Kept out: into the body untouched.
+ */
+#ifdef MS_X86_CURRENT_TASK
+#define MS_DIRECT_FAST_FILTER
+.macro MS_FILTER_FAST_TEST
+	movq	ms_filter_fast_cur(%rip), %r11
+	movq	(%r11), %r10
+	movq	MS_X86_CURRENT_TASK, %rax
+	movq	(%rax,%r10), %rax
+	xorq	8(%r11), %rax
+	andq	16(%r11), %rax
+	jz	4f
+	MS_CALL_DEPTH_ACCOUNT
+	RET
+4:
+.endm
+#endif /* MS_X86_CURRENT_TASK */
+
+/*
  * A syscall slot: MS_DIRECT_TRAMP with one argument register, %rdi at -8,
- * then struct ms_inst; the same unwind hints, calls and returns.
+ * then struct ms_inst; the same unwind hints, calls and returns.  FAST:
+ * the filter test first.
  */
 #define MS_SYS_FRAME	(8 + MS_DIRECT_INST_SIZE)
 
-.macro MS_DIRECT_SYS_TRAMP slot
-	MS_NOKPROBE(ms_direct_tramp_\slot)
-	.globl	ms_direct_tramp_\slot
-	.type	ms_direct_tramp_\slot, @function
+.macro MS_DIRECT_SYS_TRAMP slot, name, fast
+	MS_NOKPROBE(\name\()_\slot)
+	.globl	\name\()_\slot
+	.type	\name\()_\slot, @function
 	.p2align 4
-ms_direct_tramp_\slot:
+\name\()_\slot:
 	ENDBR
+	.if	\fast
+	MS_FILTER_FAST_TEST
+	.endif
 	pushq	%rbp
 	movq	%rsp, %rbp
 	MS_CALL_DEPTH_ACCOUNT
@@ -153,7 +183,7 @@ ms_direct_tramp_\slot:
 3:	pushq	8(%rbp)
 	UNWIND_HINT_FUNC
 	RET
-	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
+	.size	\name\()_\slot, . - \name\()_\slot
 .endm
 
 #define MS_PTR	.quad
@@ -261,18 +291,45 @@ ms_direct_tramp_\slot:
 .endm
 
 /*
+ * The fast filter test (as x86's): current is sp_el0; x10-x14 are free
+ * at a function's entry.  Kept out: into the body (x30) with the
+ * caller's return address back in x30, the return stack as the patch
+ * site's bl left it.
+ */
+#define MS_DIRECT_FAST_FILTER
+.macro MS_FILTER_FAST_TEST
+	adrp	x10, ms_filter_fast_cur
+	ldr	x10, [x10, :lo12:ms_filter_fast_cur]
+	ldp	x11, x12, [x10]
+	ldr	x13, [x10, #16]
+	mrs	x14, sp_el0
+	ldr	x11, [x14, x11]
+	eor	x11, x11, x12
+	tst	x11, x13
+	b.eq	4f
+	mov	x10, x30
+	mov	x30, x9
+	ret	x10
+4:
+.endm
+
+/*
  * A syscall slot: MS_DIRECT_TRAMP with one argument register, x0 at
  * [sp], struct ms_inst at [sp, #16]; the same frame records and branches.
+ * FAST: the filter test first.
  */
 #define MS_SYS_FRAME	(16 + MS_DIRECT_INST_SIZE)
 
-.macro MS_DIRECT_SYS_TRAMP slot
-	MS_NOKPROBE(ms_direct_tramp_\slot)
-	.globl	ms_direct_tramp_\slot
-	.type	ms_direct_tramp_\slot, %function
+.macro MS_DIRECT_SYS_TRAMP slot, name, fast
+	MS_NOKPROBE(\name\()_\slot)
+	.globl	\name\()_\slot
+	.type	\name\()_\slot, %function
 	.p2align 2
-ms_direct_tramp_\slot:
+\name\()_\slot:
 	hint	34			/* bti c */
+	.if	\fast
+	MS_FILTER_FAST_TEST
+	.endif
 	stp	x29, x9, [sp, #-16]!
 	mov	x29, sp
 	stp	x29, x30, [sp, #-16]!
@@ -301,7 +358,7 @@ ms_direct_tramp_\slot:
 	ldp	x29, x30, [sp], #16
 	ret	x10
 	MS_BODY_STUB
-	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
+	.size	\name\()_\slot, . - \name\()_\slot
 .endm
 
 #define MS_PTR	.quad
@@ -310,7 +367,10 @@ ms_direct_tramp_\slot:
 
 	.text
 	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
-	MS_DIRECT_SYS_TRAMP \slot
+	MS_DIRECT_SYS_TRAMP \slot, ms_direct_tramp, 0
+#ifdef MS_DIRECT_FAST_FILTER
+	MS_DIRECT_SYS_TRAMP \slot, ms_direct_ftramp, 1
+#endif
 	.endr
 	.irp	slot, MS_DIRECT_SLOT_LIST
 	MS_DIRECT_TRAMP \slot
@@ -334,6 +394,16 @@ ms_direct_tramps:
 	.error	"the slot lists do not have MS_DIRECT_NSLOTS slots"
 	.endif
 	.size	ms_direct_tramps, . - ms_direct_tramps
+	.globl	ms_direct_ftramps
+ms_direct_ftramps:
+	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
+#ifdef MS_DIRECT_FAST_FILTER
+	MS_PTR	ms_direct_ftramp_\slot
+#else
+	MS_PTR	ms_direct_tramp_\slot
+#endif
+	.endr
+	.size	ms_direct_ftramps, . - ms_direct_ftramps
 	/*
 	 * The size of the trampolines' code, from slot 0's on: a constant,
 	 * where a pointer to its end would point at no ENDBR.

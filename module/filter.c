@@ -17,11 +17,14 @@
  *
  * The handlers read the filter under RCU (filter.h), behind a static key
  * that is on only while a filter is set; a writer publishes a new one and
- * hands the old to call_rcu(): it runs under kernel_param_lock, which
- * every parameter's reader and rmmod wait for, so it waits for no grace
- * period.  The callbacks are queued under ms_filter_lock, and the exit's
- * rcu_barrier() comes after it closes the filter: none outlives the
- * module.
+ * hands the old to call_rcu(), then to tasks-RCU (the direct backend's
+ * trampolines read its fast test preemptible): it runs under
+ * kernel_param_lock, which every parameter's reader and rmmod wait for,
+ * so it waits for no grace period.  The callbacks are queued under
+ * ms_filter_lock, and the exit's barriers come after it closes the
+ * filter: none outlives the module.  After each change the direct
+ * backend switches its syscall trampolines to the ones that make the fast
+ * test, or back (ms_direct_filter_changed(): no grace period either).
  *
  * Values given at insmod are parsed before init runs, and a load can still
  * fail after that (a later bad parameter, a backend this kernel lacks)
@@ -43,22 +46,62 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stddef.h>
 #include <linux/threads.h>
+#include "direct.h"
 #include "filter.h"
+#include "mseal_stats_compat.h"
 
 struct ms_filter __rcu *ms_filter_cur;
+static struct ms_filter_fast ms_filter_fast_all;	/* mask 0: every task passes */
+struct ms_filter_fast *ms_filter_fast_cur = &ms_filter_fast_all;
 DEFINE_STATIC_KEY_FALSE(ms_filter_on);
 static DEFINE_MUTEX(ms_filter_lock);	/* writers, and the three below */
 static enum { MS_FILTER_LOADING, MS_FILTER_LIVE, MS_FILTER_CLOSED } ms_filter_state;
 static int ms_pending_tgid;			/* LOADING: as given at insmod */
 static char ms_pending_comm[TASK_COMM_LEN];
 
-static void ms_filter_free_rcu(struct rcu_head *head)
+static void ms_filter_free_rcu_tasks(struct rcu_head *head)
 {
 	struct ms_filter *f = container_of(head, struct ms_filter, rcu);
 
 	put_pid(f->tgid);
 	kfree(f);
+}
+
+/*
+ * A replaced filter, after an RCU grace period (the handlers): then after
+ * a tasks-RCU one (the trampolines' fast test, ms_filter_fast_cur).
+ */
+static void ms_filter_free_rcu(struct rcu_head *head)
+{
+	ms_call_rcu_tasks(head, ms_filter_free_rcu_tasks);
+}
+
+bool ms_filter_fast_on(void)
+{
+	return READ_ONCE(ms_filter_fast_cur) != &ms_filter_fast_all;
+}
+
+/* F's fast test (filter.h): its comm's head if it has a comm, else its tgid. */
+static void ms_filter_make_fast(struct ms_filter *f)
+{
+	u32 nr, ones = ~0U;
+
+	if (f->comm[0]) {
+		f->fast.off = offsetof(struct task_struct, comm);
+		f->fast.val = f->comm_head;
+		f->fast.mask = f->comm_head_mask;
+		return;
+	}
+	/* The pid_t's bytes of the 8 at tgid, whatever the byte order. */
+	BUILD_BUG_ON(sizeof(current->tgid) != sizeof(nr));
+	nr = pid_nr(f->tgid);
+	f->fast.off = offsetof(struct task_struct, tgid);
+	f->fast.val = 0;
+	f->fast.mask = 0;
+	memcpy(&f->fast.val, &nr, sizeof(nr));
+	memcpy(&f->fast.mask, &ones, sizeof(ones));
 }
 
 /* Does COMM differ from F's comm?  Its head first (struct ms_filter). */
@@ -123,8 +166,12 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 	if (!f->tgid && !f->comm[0]) {
 		kfree(f);
 		f = NULL;
+	} else {
+		ms_filter_make_fast(f);
 	}
 	rcu_assign_pointer(ms_filter_cur, f);
+	/* Address-dependent loads in the trampolines: a release is enough. */
+	smp_store_release(&ms_filter_fast_cur, f ? &f->fast : &ms_filter_fast_all);
 	/* After the pointer, both ways (filter.h); idempotent. */
 	if (f)
 		static_branch_enable(&ms_filter_on);
@@ -134,6 +181,8 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 	if (old)
 		call_rcu(&old->rcu, ms_filter_free_rcu);
 	mutex_unlock(&ms_filter_lock);
+	/* Outside the lock: the syscall trampolines follow the filter in force. */
+	ms_direct_filter_changed();
 	return 0;
 }
 
@@ -182,12 +231,14 @@ void ms_filter_exit(void)
 	mutex_lock(&ms_filter_lock);
 	ms_filter_state = MS_FILTER_CLOSED;
 	old = rcu_replace_pointer(ms_filter_cur, NULL, lockdep_is_held(&ms_filter_lock));
+	smp_store_release(&ms_filter_fast_cur, &ms_filter_fast_all);
 	static_branch_disable(&ms_filter_on);
 	if (old)
 		call_rcu(&old->rcu, ms_filter_free_rcu);
 	mutex_unlock(&ms_filter_lock);
 	/* Every filter replaced so far is freed before the module goes. */
 	rcu_barrier();
+	ms_rcu_barrier_tasks();
 }
 
 void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])

@@ -14,12 +14,27 @@
 struct pid;
 
 /*
+ * A test the direct backend's syscall trampolines make in assembler
+ * before anything else (direct_tramp.S): a task passes on if the 8 bytes
+ * at OFF in its task_struct, masked by MASK, are VAL.  The comm's head
+ * with a comm filter, else the tgid (tgid= as the initial namespace
+ * numbers it: a new process given the number passes on to the whole
+ * test, and no further).  A task it keeps out is one the whole filter
+ * keeps out; one it passes, the whole filter still decides.  MASK 0: all
+ * pass.  The layout is the assembler's.
+ */
+struct ms_filter_fast {
+	unsigned long off, val, mask;
+};
+
+/*
  * The filter in force, published with RCU (NULL: none, every task counts).
  * A change makes a new one and frees the old after a grace period, so a
  * handler reads it under preempt_disable with no lock at all: nothing a
  * PREEMPT_RT kernel would turn into a sleeping lock, nothing to retry.
  */
 struct ms_filter {
+	struct ms_filter_fast fast;
 	struct pid *tgid;		/* NULL: every process; else this one */
 	char comm[TASK_COMM_LEN];	/* "": every command */
 	/*
@@ -32,6 +47,14 @@ struct ms_filter {
 };
 
 extern struct ms_filter __rcu *ms_filter_cur;
+/*
+ * The fast test in force, never NULL: the filter's, or one that passes
+ * every task.  Freed a tasks-RCU grace period after it is replaced (the
+ * trampolines read it without preempt_disable), and an RCU one.
+ */
+extern struct ms_filter_fast *ms_filter_fast_cur;
+/* Is a filter's fast test in force (not the pass-all one)? */
+bool ms_filter_fast_on(void);
 bool ms_filter_pass_slow(void);
 /*
  * On while a filter is set: switched on after the filter is published and

@@ -132,6 +132,21 @@ static inline bool ms_debugfs_locked_down(void)
 	return security_locked_down(LOCKDOWN_DEBUGFS) != 0;
 }
 
+
+/*
+ * Tasks-RCU, for memory read by code that runs preemptible outside any
+ * RCU read side (the direct trampolines).  A kernel without it
+ * (!CONFIG_TASKS_RCU: no preemption) has only RCU, and there such code
+ * is never preempted: one RCU grace period covers it.
+ */
+#ifdef CONFIG_TASKS_RCU
+#define ms_call_rcu_tasks	call_rcu_tasks
+#define ms_rcu_barrier_tasks	rcu_barrier_tasks
+#else /* !CONFIG_TASKS_RCU */
+#define ms_call_rcu_tasks	call_rcu
+#define ms_rcu_barrier_tasks	rcu_barrier
+#endif /* CONFIG_TASKS_RCU */
+
 /*
  * The raw_syscalls tracepoints sys_enter and sys_exit (syscall_backend=
  * tracepoint): x86_64 and arm64 have had them since long before 5.11, with

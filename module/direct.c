@@ -425,20 +425,21 @@ static void ms_direct_refused(struct ms_direct_probe *p, const char *symbol, int
 }
 
 /*
- * The trampoline for SLOT: a syscall slot's that makes the fast filter
- * test while a filter is set.  Under ms_direct_lock: a filter change
- * after this read switches the slot (ms_direct_filter_changed()).
+ * The trampoline for P: while a filter is set, for a check or a syscall,
+ * the one that makes the fast filter test; calibration keeps every call.
+ * Under ms_direct_lock: a filter change after this read switches the
+ * slot (ms_direct_filter_changed()).
  */
-static unsigned long ms_direct_tramp_for(unsigned int slot)
+static unsigned long ms_direct_tramp_for(const struct ms_direct_probe *p)
 {
-	if (slot < MS_DIRECT_NSYS && ms_filter_fast_on())
-		return ms_direct_ftramps[slot];
-	return ms_direct_tramps[slot];
+	if (p->kind != MS_KIND_CALIB && ms_filter_fast_on())
+		return ms_direct_ftramps[p->slot];
+	return ms_direct_tramps[p->slot];
 }
 
 /*
- * Switch every registered syscall slot to the trampoline the filter in
- * force wants.  ftrace moves a call site at a time, a stub ops taking its
+ * Switch every registered slot to the trampoline the filter in force
+ * wants.  ftrace moves a call site at a time, a stub ops taking its
  * calls meanwhile, and waits for no grace period: a task already in the
  * old trampoline finishes there (it is the same code, past the test).
  * A refusal leaves the slot where it was: still right, the C test
@@ -452,10 +453,12 @@ void ms_direct_filter_changed(void)
 	int err;
 
 	mutex_lock(&ms_direct_lock);
-	for (slot = 0; slot < MS_DIRECT_NSYS; slot++) {
+	for (slot = 0; slot < MS_DIRECT_NSLOTS; slot++) {
 		p = ms_direct_slot[slot];
-		addr = ms_direct_tramp_for(slot);
-		if (!p->addr || p->addr == addr)
+		if (!p->addr)
+			continue;
+		addr = ms_direct_tramp_for(p);
+		if (p->addr == addr)
 			continue;
 		err = ms_modify_ftrace_direct(&p->fops, addr);
 		if (!err)
@@ -506,12 +509,12 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	p->slot = slot;
 	/* p's fields before p: pairs with the dependent loads in ms_direct_enter(). */
 	smp_store_release(&ms_direct_slot[slot], p);
-	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramp_for(slot));
+	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramp_for(p));
 	if (err) {
 		ms_direct_refused(p, symbol, err);
 		goto free_filter;
 	}
-	p->addr = ms_direct_tramp_for(slot);
+	p->addr = ms_direct_tramp_for(p);
 	mutex_unlock(&ms_direct_lock);
 	t->probe = &p->p;
 	return 0;
@@ -576,49 +579,6 @@ static bool ms_direct_available(void)
 
 void ms_direct_filter_changed(void)
 {
-}
-
-/*
- * The trampoline for SLOT: a syscall slot's that makes the fast filter
- * test while a filter is set.  Under ms_direct_lock: a filter change
- * after this read switches the slot (ms_direct_filter_changed()).
- */
-static unsigned long ms_direct_tramp_for(unsigned int slot)
-{
-	if (slot < MS_DIRECT_NSYS && ms_filter_fast_on())
-		return ms_direct_ftramps[slot];
-	return ms_direct_tramps[slot];
-}
-
-/*
- * Switch every registered syscall slot to the trampoline the filter in
- * force wants.  ftrace moves a call site at a time, a stub ops taking its
- * calls meanwhile, and waits for no grace period: a task already in the
- * old trampoline finishes there (it is the same code, past the test).
- * A refusal leaves the slot where it was: still right, the C test
- * decides.
- */
-void ms_direct_filter_changed(void)
-{
-	struct ms_direct_probe *p;
-	unsigned long addr;
-	unsigned int slot;
-	int err;
-
-	mutex_lock(&ms_direct_lock);
-	for (slot = 0; slot < MS_DIRECT_NSYS; slot++) {
-		p = ms_direct_slot[slot];
-		addr = ms_direct_tramp_for(slot);
-		if (!p->addr || p->addr == addr)
-			continue;
-		err = ms_modify_ftrace_direct(&p->fops, addr);
-		if (!err)
-			p->addr = addr;
-		else
-			pr_warn_once("%s: ftrace did not switch the trampoline (error %d): filtered-out tasks pay the whole entry\n",
-				     p->p.target->symbol, err);
-	}
-	mutex_unlock(&ms_direct_lock);
 }
 
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)

@@ -30,12 +30,12 @@ struct ms_inst;
 /* The trampolines' entry points, by slot (direct_tramp.S). */
 extern const unsigned long ms_direct_tramps[MS_DIRECT_NSLOTS];
 /*
- * The syscall slots' trampolines that first make the filter's fast test
- * (filter.h) and return into the function for a task it keeps out, by
- * slot; where there is no fast test (compat_direct.h), the plain ones.
- * Each lies between its slot's plain one and the next slot's.
+ * The trampolines that first make the filter's fast test (filter.h) and
+ * return into the function for a task it keeps out, by slot; where there
+ * is no fast test (compat_direct.h), the plain ones.  Each lies between
+ * its slot's plain one and the next slot's.
  */
-extern const unsigned long ms_direct_ftramps[MS_DIRECT_NSYS];
+extern const unsigned long ms_direct_ftramps[MS_DIRECT_NSLOTS];
 /* Their code's size: slot 0's trampoline is the first. */
 extern const unsigned long ms_direct_tramps_size;
 
@@ -52,7 +52,7 @@ void ms_direct_exit(struct ms_inst *in, unsigned long ret);
 int ms_direct_sys_enter(unsigned int slot, struct ms_inst *in);
 void ms_direct_sys_exit(struct ms_inst *in, unsigned long ret);
 
-/* After every filter change (filter.c): the syscall slots take the trampolines it wants. */
+/* After every filter change (filter.c): the slots take the trampolines it wants. */
 void ms_direct_filter_changed(void);
 #endif /* !__ASSEMBLY__ */
 

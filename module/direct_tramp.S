@@ -9,11 +9,12 @@
  * direct.c keeps the module until every such call is back.  A syscall
  * slot's trampoline (MS_DIRECT_SYS_TRAMP) is the same with one argument
  * register saved and ms_direct_sys_enter()/ms_direct_sys_exit() called:
- * the entry functions take only the pt_regs.  Each syscall slot has a
- * second trampoline, the same after a fast filter test (filter.h) that
- * returns into the body for a task it keeps out, before any call: direct.c
- * switches the slots to those while a filter is set.  Assembler, not
- * inline asm: x86's unwind annotations are assembler macros.
+ * the entry functions take only the pt_regs.  Each slot has a second
+ * trampoline, the same after a fast filter test (filter.h) that returns
+ * into the body for a task it keeps out, before any call: direct.c
+ * switches the checks' and syscalls' slots to those while a filter is
+ * set.  Assembler, not inline asm: x86's unwind annotations are
+ * assembler macros.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -45,6 +46,29 @@
 #endif
 
 /*
+ * The fast filter test: the 8 bytes at off in current's task_struct,
+ * masked, against val (struct ms_filter_fast, read through
+ * ms_filter_fast_cur).  At a function's entry %rax (no target is
+ * variadic), %r10 and %r11 hold nothing.  Kept out: into the body
+ * untouched.
+ */
+#ifdef MS_X86_CURRENT_TASK
+#define MS_DIRECT_FAST_FILTER
+.macro MS_FILTER_FAST_TEST
+	movq	ms_filter_fast_cur(%rip), %r11
+	movq	(%r11), %r10
+	movq	MS_X86_CURRENT_TASK, %rax
+	movq	(%rax,%r10), %rax
+	xorq	8(%r11), %rax
+	andq	16(%r11), %rax
+	jz	4f
+	MS_CALL_DEPTH_ACCOUNT
+	RET
+4:
+.endm
+#endif /* MS_X86_CURRENT_TASK */
+
+/*
  * The frame, below %rbp: the six argument registers (-8 to -48), then
  * struct ms_inst.  8(%rbp) is the body, 16(%rbp) the caller's return
  * address: a stack trace unwinds through body, function, caller.
@@ -58,13 +82,16 @@
 #define MS_FRAME	(48 + MS_DIRECT_INST_SIZE)
 
 
-.macro MS_DIRECT_TRAMP slot
-	MS_NOKPROBE(ms_direct_tramp_\slot)
-	.globl	ms_direct_tramp_\slot
-	.type	ms_direct_tramp_\slot, @function
+.macro MS_DIRECT_TRAMP slot, name, fast
+	MS_NOKPROBE(\name\()_\slot)
+	.globl	\name\()_\slot
+	.type	\name\()_\slot, @function
 	.p2align 4
-ms_direct_tramp_\slot:
+\name\()_\slot:
 	ENDBR
+	.if	\fast
+	MS_FILTER_FAST_TEST
+	.endif
 	pushq	%rbp
 	movq	%rsp, %rbp
 	MS_CALL_DEPTH_ACCOUNT
@@ -111,35 +138,12 @@ ms_direct_tramp_\slot:
 	pushq	8(%rbp)
 	UNWIND_HINT_FUNC
 	RET
-	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
+	.size	\name\()_\slot, . - \name\()_\slot
 .endm
-
-/*
- * The fast filter test: the 8 bytes at off in current's task_struct,
- * masked, against val (struct ms_filter_fast, read through
- * ms_filter_fast_cur).  At a syscall's entry function only %rdi is live:
- * %rax, %r10 and %r11 are free.  Kept out: into the body untouched.
- */
-#ifdef MS_X86_CURRENT_TASK
-#define MS_DIRECT_FAST_FILTER
-.macro MS_FILTER_FAST_TEST
-	movq	ms_filter_fast_cur(%rip), %r11
-	movq	(%r11), %r10
-	movq	MS_X86_CURRENT_TASK, %rax
-	movq	(%rax,%r10), %rax
-	xorq	8(%r11), %rax
-	andq	16(%r11), %rax
-	jz	4f
-	MS_CALL_DEPTH_ACCOUNT
-	RET
-4:
-.endm
-#endif /* MS_X86_CURRENT_TASK */
 
 /*
  * A syscall slot: MS_DIRECT_TRAMP with one argument register, %rdi at -8,
- * then struct ms_inst; the same unwind hints, calls and returns.  FAST:
- * the filter test first.
+ * then struct ms_inst; the same unwind hints, calls and returns.
  */
 #define MS_SYS_FRAME	(8 + MS_DIRECT_INST_SIZE)
 
@@ -192,6 +196,29 @@ ms_direct_tramp_\slot:
 
 #ifdef CONFIG_ARM64
 /*
+ * The fast filter test (as x86's): current is sp_el0; x10-x14 are free
+ * at a function's entry.  Kept out: into the body (x30) with the
+ * caller's return address back in x30, the return stack as the patch
+ * site's bl left it.
+ */
+#define MS_DIRECT_FAST_FILTER
+.macro MS_FILTER_FAST_TEST
+	adrp	x10, ms_filter_fast_cur
+	ldr	x10, [x10, :lo12:ms_filter_fast_cur]
+	ldp	x11, x12, [x10]
+	ldr	x13, [x10, #16]
+	mrs	x14, sp_el0
+	ldr	x11, [x14, x11]
+	eor	x11, x11, x12
+	tst	x11, x13
+	b.eq	4f
+	mov	x10, x30
+	mov	x30, x9
+	ret	x10
+4:
+.endm
+
+/*
  * Entered from "mov x9, x30; bl" (or ftrace_caller's "br x17": bti c):
  * x30 is the body, x9 the caller's return address, x0-x7 the arguments.
  * Two frame records, caller (x29, x9) and function (x29, x30), as BPF's
@@ -238,13 +265,16 @@ ms_direct_tramp_\slot:
 #endif /* CONFIG_ARM64_BTI_KERNEL */
 
 
-.macro MS_DIRECT_TRAMP slot
-	MS_NOKPROBE(ms_direct_tramp_\slot)
-	.globl	ms_direct_tramp_\slot
-	.type	ms_direct_tramp_\slot, %function
+.macro MS_DIRECT_TRAMP slot, name, fast
+	MS_NOKPROBE(\name\()_\slot)
+	.globl	\name\()_\slot
+	.type	\name\()_\slot, %function
 	.p2align 2
-ms_direct_tramp_\slot:
+\name\()_\slot:
 	hint	34			/* bti c */
+	.if	\fast
+	MS_FILTER_FAST_TEST
+	.endif
 	stp	x29, x9, [sp, #-16]!
 	mov	x29, sp
 	stp	x29, x30, [sp, #-16]!
@@ -287,36 +317,12 @@ ms_direct_tramp_\slot:
 	ldp	x29, x30, [sp], #16
 	ret	x10
 	MS_BODY_STUB
-	.size	ms_direct_tramp_\slot, . - ms_direct_tramp_\slot
-.endm
-
-/*
- * The fast filter test (as x86's): current is sp_el0; x10-x14 are free
- * at a function's entry.  Kept out: into the body (x30) with the
- * caller's return address back in x30, the return stack as the patch
- * site's bl left it.
- */
-#define MS_DIRECT_FAST_FILTER
-.macro MS_FILTER_FAST_TEST
-	adrp	x10, ms_filter_fast_cur
-	ldr	x10, [x10, :lo12:ms_filter_fast_cur]
-	ldp	x11, x12, [x10]
-	ldr	x13, [x10, #16]
-	mrs	x14, sp_el0
-	ldr	x11, [x14, x11]
-	eor	x11, x11, x12
-	tst	x11, x13
-	b.eq	4f
-	mov	x10, x30
-	mov	x30, x9
-	ret	x10
-4:
+	.size	\name\()_\slot, . - \name\()_\slot
 .endm
 
 /*
  * A syscall slot: MS_DIRECT_TRAMP with one argument register, x0 at
  * [sp], struct ms_inst at [sp, #16]; the same frame records and branches.
- * FAST: the filter test first.
  */
 #define MS_SYS_FRAME	(16 + MS_DIRECT_INST_SIZE)
 
@@ -373,7 +379,10 @@ ms_direct_tramp_\slot:
 #endif
 	.endr
 	.irp	slot, MS_DIRECT_SLOT_LIST
-	MS_DIRECT_TRAMP \slot
+	MS_DIRECT_TRAMP \slot, ms_direct_tramp, 0
+#ifdef MS_DIRECT_FAST_FILTER
+	MS_DIRECT_TRAMP \slot, ms_direct_ftramp, 1
+#endif
 	.endr
 .Lms_direct_tramps_end:
 
@@ -396,13 +405,16 @@ ms_direct_tramps:
 	.size	ms_direct_tramps, . - ms_direct_tramps
 	.globl	ms_direct_ftramps
 ms_direct_ftramps:
-	.irp	slot, MS_DIRECT_SYS_SLOT_LIST
+	.irp	slot, MS_DIRECT_SYS_SLOT_LIST, MS_DIRECT_SLOT_LIST
 #ifdef MS_DIRECT_FAST_FILTER
 	MS_PTR	ms_direct_ftramp_\slot
 #else
 	MS_PTR	ms_direct_tramp_\slot
 #endif
 	.endr
+	.if	(. - ms_direct_ftramps) != 8 * MS_DIRECT_NSLOTS
+	.error	"the slot lists do not have MS_DIRECT_NSLOTS slots"
+	.endif
 	.size	ms_direct_ftramps, . - ms_direct_ftramps
 	/*
 	 * The size of the trampolines' code, from slot 0's on: a constant,

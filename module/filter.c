@@ -23,7 +23,7 @@
  * so it waits for no grace period.  The callbacks are queued under
  * ms_filter_lock, and the exit's barriers come after it closes the
  * filter: none outlives the module.  After each change the direct
- * backend switches its syscall trampolines to the ones that make the fast
+ * backend switches its trampolines to the ones that make the fast
  * test, or back (ms_direct_filter_changed(): no grace period either).
  *
  * Values given at insmod are parsed before init runs, and a load can still
@@ -181,7 +181,7 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 	if (old)
 		call_rcu(&old->rcu, ms_filter_free_rcu);
 	mutex_unlock(&ms_filter_lock);
-	/* Outside the lock: the syscall trampolines follow the filter in force. */
+	/* Outside the lock: the direct trampolines follow the filter in force. */
 	ms_direct_filter_changed();
 	return 0;
 }

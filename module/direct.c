@@ -288,17 +288,25 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
 }
 
 #if MS_HAVE_TASK_STACK_TRACE
-/* The slot whose trampoline holds ADDR, or -1 (the ends: direct_tramp.S). */
+/*
+ * The slot whose trampoline (plain or filter-testing) holds ADDR: the one
+ * starting last at or before it.  -1: none (the ends: direct_tramp.S).
+ */
 static int ms_direct_slot_of(unsigned long addr)
 {
+	unsigned long start, best_start = 0;
 	int slot, best = -1;
 
 	if (addr - ms_direct_tramps[0] >= ms_direct_tramps_size)
 		return -1;
-	for (slot = 0; slot < MS_DIRECT_NSLOTS; slot++)
-		if (ms_direct_tramps[slot] <= addr &&
-		    (best < 0 || ms_direct_tramps[slot] > ms_direct_tramps[best]))
-			best = slot;
+	for (slot = 0; slot < 2 * MS_DIRECT_NSLOTS; slot++) {
+		start = slot < MS_DIRECT_NSLOTS ? ms_direct_tramps[slot] :
+						  ms_direct_ftramps[slot - MS_DIRECT_NSLOTS];
+		if (start <= addr && (best < 0 || start > best_start)) {
+			best = slot % MS_DIRECT_NSLOTS;
+			best_start = start;
+		}
+	}
 	return best;
 }
 
@@ -473,6 +481,7 @@ void ms_direct_filter_changed(void)
 static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 {
 	struct ms_direct_probe *p;
+	unsigned long tramp;
 	unsigned int slot, end;
 	int err;
 
@@ -509,12 +518,14 @@ static int ms_direct_attach(struct ms_target *t, const char *symbol, void *addr)
 	p->slot = slot;
 	/* p's fields before p: pairs with the dependent loads in ms_direct_enter(). */
 	smp_store_release(&ms_direct_slot[slot], p);
-	err = ms_register_ftrace_direct(&p->fops, ms_direct_tramp_for(p));
+	/* Read once: a filter change after it switches the slot. */
+	tramp = ms_direct_tramp_for(p);
+	err = ms_register_ftrace_direct(&p->fops, tramp);
 	if (err) {
 		ms_direct_refused(p, symbol, err);
 		goto free_filter;
 	}
-	p->addr = ms_direct_tramp_for(p);
+	p->addr = tramp;
 	mutex_unlock(&ms_direct_lock);
 	t->probe = &p->p;
 	return 0;
@@ -529,27 +540,35 @@ unlock:
 
 static void ms_direct_detach(struct ms_target **ts, unsigned int n)
 {
+	unsigned long addrs[MS_DIRECT_NSLOTS];
 	unsigned int slots[MS_DIRECT_NSLOTS];
 	bool gone[MS_DIRECT_NSLOTS];
 	struct ms_direct_probe *p;
 	unsigned int i, nslots = 0;
 
 	n = min_t(unsigned int, n, MS_DIRECT_NSLOTS);
-	/* The lock keeps a filter change from switching p->addr meanwhile. */
+	/*
+	 * Each trampoline taken out of a filter change's reach (addr 0: the
+	 * switch skips it) under the lock, then unregistered outside it: a
+	 * parameter writer waits for no grace period of ftrace's.
+	 */
 	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {
 		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
-		gone[i] = !ms_unregister_ftrace_direct(&p->fops, p->addr);
+		addrs[i] = p->addr;
+		p->addr = 0;
+	}
+	mutex_unlock(&ms_direct_lock);
+	for (i = 0; i < n; i++) {
+		p = container_of(ts[i]->probe, struct ms_direct_probe, p);
+		gone[i] = !ms_unregister_ftrace_direct(&p->fops, addrs[i]);
 		/* A slot ftrace still calls would never drain. */
-		if (gone[i]) {
+		if (gone[i])
 			slots[nslots++] = p->slot;
-			p->addr = 0;
-		}
 		/* Only if ftrace broke; nothing here can keep the module. */
 		WARN(!gone[i], "%s: unregister_ftrace_direct failed: its call site may still enter mseal_stats' trampoline after unload\n",
 		     ts[i]->symbol);
 	}
-	mutex_unlock(&ms_direct_lock);
 	ms_direct_quiesce(slots, nslots, "detach");
 	mutex_lock(&ms_direct_lock);
 	for (i = 0; i < n; i++) {

@@ -32,8 +32,8 @@ extern const unsigned long ms_direct_tramps[MS_DIRECT_NSLOTS];
 /*
  * The trampolines that first make the filter's fast test (filter.h) and
  * return into the function for a task it keeps out, by slot; where there
- * is no fast test (compat_direct.h), the plain ones.  Each lies between
- * its slot's plain one and the next slot's.
+ * is no fast test (compat_direct.h), the plain ones.  All in the extent
+ * ms_direct_tramps_size gives.
  */
 extern const unsigned long ms_direct_ftramps[MS_DIRECT_NSLOTS];
 /* Their code's size: slot 0's trampoline is the first. */

@@ -59,6 +59,7 @@ DEFINE_STATIC_KEY_FALSE(ms_filter_on);
 static DEFINE_MUTEX(ms_filter_lock);	/* writers, and the three below */
 static enum { MS_FILTER_LOADING, MS_FILTER_LIVE, MS_FILTER_CLOSED } ms_filter_state;
 static int ms_pending_tgid;			/* LOADING: as given at insmod */
+static bool ms_filter_replaced;			/* a filter went to call_rcu() */
 static char ms_pending_comm[TASK_COMM_LEN];
 
 static void ms_filter_free_rcu_tasks(struct rcu_head *head)
@@ -75,7 +76,7 @@ static void ms_filter_free_rcu_tasks(struct rcu_head *head)
  */
 static void ms_filter_free_rcu(struct rcu_head *head)
 {
-	ms_call_rcu_tasks(head, ms_filter_free_rcu_tasks);
+	call_rcu_tasks(head, ms_filter_free_rcu_tasks);
 }
 
 bool ms_filter_fast_on(void)
@@ -177,9 +178,11 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 		static_branch_enable(&ms_filter_on);
 	else
 		static_branch_disable(&ms_filter_on);
-	/* Under the lock: before ms_filter_exit()'s rcu_barrier(). */
-	if (old)
+	/* Under the lock: before ms_filter_exit()'s barriers. */
+	if (old) {
+		ms_filter_replaced = true;
 		call_rcu(&old->rcu, ms_filter_free_rcu);
+	}
 	mutex_unlock(&ms_filter_lock);
 	/* Outside the lock: the direct trampolines follow the filter in force. */
 	ms_direct_filter_changed();
@@ -233,12 +236,16 @@ void ms_filter_exit(void)
 	old = rcu_replace_pointer(ms_filter_cur, NULL, lockdep_is_held(&ms_filter_lock));
 	smp_store_release(&ms_filter_fast_cur, &ms_filter_fast_all);
 	static_branch_disable(&ms_filter_on);
-	if (old)
+	if (old) {
+		ms_filter_replaced = true;
 		call_rcu(&old->rcu, ms_filter_free_rcu);
+	}
 	mutex_unlock(&ms_filter_lock);
 	/* Every filter replaced so far is freed before the module goes. */
 	rcu_barrier();
-	ms_rcu_barrier_tasks();
+	/* Only after a filter was replaced: the barrier is a grace period. */
+	if (ms_filter_replaced)
+		ms_rcu_barrier_tasks();
 }
 
 void ms_filter_show(int *tgid, char comm[TASK_COMM_LEN])

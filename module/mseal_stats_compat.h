@@ -135,15 +135,18 @@ static inline bool ms_debugfs_locked_down(void)
 
 /*
  * Tasks-RCU, for memory read by code that runs preemptible outside any
- * RCU read side (the direct trampolines).  A kernel without it
- * (!CONFIG_TASKS_RCU: no preemption) has only RCU, and there such code
- * is never preempted: one RCU grace period covers it.
+ * RCU read side (the direct trampolines).  ftrace selects it on a
+ * preemptible kernel; without it (Debian's arm64 cloud 6.12: no
+ * preemption) the header makes call_rcu_tasks() call_rcu(), and such
+ * code is never preempted: one RCU grace period covers it, and
+ * rcu_barrier() waits for its callbacks.
  */
 #ifdef CONFIG_TASKS_RCU
-#define ms_call_rcu_tasks	call_rcu_tasks
 #define ms_rcu_barrier_tasks	rcu_barrier_tasks
 #else /* !CONFIG_TASKS_RCU */
-#define ms_call_rcu_tasks	call_rcu
+#ifdef CONFIG_PREEMPTION
+#error "mseal_stats: a preemptible kernel without CONFIG_TASKS_RCU (ftrace selects it)"
+#endif
 #define ms_rcu_barrier_tasks	rcu_barrier
 #endif /* CONFIG_TASKS_RCU */
 

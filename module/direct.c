@@ -294,19 +294,21 @@ static long ms_direct_calls_in_flight(const unsigned int *slots, unsigned int n)
  */
 static int ms_direct_slot_of(unsigned long addr)
 {
+	static const unsigned long *const tables[] = { ms_direct_tramps, ms_direct_ftramps };
 	unsigned long start, best_start = 0;
 	int slot, best = -1;
+	unsigned int t;
 
 	if (addr - ms_direct_tramps[0] >= ms_direct_tramps_size)
 		return -1;
-	for (slot = 0; slot < 2 * MS_DIRECT_NSLOTS; slot++) {
-		start = slot < MS_DIRECT_NSLOTS ? ms_direct_tramps[slot] :
-						  ms_direct_ftramps[slot - MS_DIRECT_NSLOTS];
-		if (start <= addr && (best < 0 || start > best_start)) {
-			best = slot % MS_DIRECT_NSLOTS;
-			best_start = start;
+	for (t = 0; t < ARRAY_SIZE(tables); t++)
+		for (slot = 0; slot < MS_DIRECT_NSLOTS; slot++) {
+			start = tables[t][slot];
+			if (start <= addr && (best < 0 || start > best_start)) {
+				best = slot;
+				best_start = start;
+			}
 		}
-	}
 	return best;
 }
 

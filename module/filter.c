@@ -89,29 +89,38 @@ static void ms_filter_make_fast(struct ms_filter *f)
 {
 	u32 nr, ones = ~0U;
 
+	f->fast.val = 0;
+	f->fast.mask = 0;
 	if (f->comm[0]) {
+		/* Its first 8 bytes up to and with its NUL, in memory order. */
+		char mask[sizeof(f->fast.mask)] = {};
+
+		memset(mask, 0xff, min(strnlen(f->comm, TASK_COMM_LEN) + 1, sizeof(mask)));
+		memcpy(&f->fast.mask, mask, sizeof(mask));
+		memcpy(&f->fast.val, f->comm, sizeof(f->fast.val));
+		f->fast.val &= f->fast.mask;
 		f->fast.off = offsetof(struct task_struct, comm);
-		f->fast.val = f->comm_head;
-		f->fast.mask = f->comm_head_mask;
 		return;
 	}
 	/* The pid_t's bytes of the 8 at tgid, whatever the byte order. */
 	BUILD_BUG_ON(sizeof(current->tgid) != sizeof(nr));
 	nr = pid_nr(f->tgid);
 	f->fast.off = offsetof(struct task_struct, tgid);
-	f->fast.val = 0;
-	f->fast.mask = 0;
 	memcpy(&f->fast.val, &nr, sizeof(nr));
 	memcpy(&f->fast.mask, &ones, sizeof(ones));
 }
 
-/* Does COMM differ from F's comm?  Its head first (struct ms_filter). */
+/*
+ * Does COMM differ from F's comm?  Its head first, with F's fast test
+ * (a comm's, when F has one): most tasks a filter keeps out differ
+ * there, with no strncmp().
+ */
 static __always_inline bool ms_filter_comm_differs(const struct ms_filter *f, const char *comm)
 {
-	u64 head;
+	unsigned long head;
 
 	memcpy(&head, comm, sizeof(head));
-	if ((head & f->comm_head_mask) != f->comm_head)
+	if ((head & f->fast.mask) != f->fast.val)
 		return true;
 	return strncmp(f->comm, comm, TASK_COMM_LEN) != 0;
 }
@@ -155,14 +164,8 @@ static int ms_filter_update_locked(bool set_tgid, struct pid *tgid, bool set_com
 	else
 		f->tgid = get_pid(f->tgid);
 	if (set_comm) {
-		char mask[sizeof(f->comm_head)] = {};
-
 		memset(f->comm, 0, sizeof(f->comm));
 		memcpy(f->comm, comm, len);
-		memset(mask, 0xff, min(len + 1, sizeof(mask)));
-		memcpy(&f->comm_head_mask, mask, sizeof(mask));
-		memcpy(&f->comm_head, f->comm, sizeof(f->comm_head));
-		f->comm_head &= f->comm_head_mask;
 	}
 	if (!f->tgid && !f->comm[0]) {
 		kfree(f);

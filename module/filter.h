@@ -37,12 +37,6 @@ struct ms_filter {
 	struct ms_filter_fast fast;
 	struct pid *tgid;		/* NULL: every process; else this one */
 	char comm[TASK_COMM_LEN];	/* "": every command */
-	/*
-	 * comm's first 8 bytes up to and with its NUL, and their mask: a
-	 * task whose comm differs there is kept out with one load and a
-	 * compare, no strncmp() (the tasks a filter keeps out are most).
-	 */
-	u64 comm_head, comm_head_mask;
 	struct rcu_head rcu;		/* freeing, once replaced */
 };
 
